@@ -1,0 +1,276 @@
+"""Checks across files that a schema cannot express, run on the loaded model."""
+from __future__ import annotations
+
+import re
+
+from ..content.loader import Loaded
+from ..model.entry import Entry, Use
+from ..model.game import FieldDef
+from ..model.ids import Key
+from ..model.kb import BackRef
+from ..model.text import LOOSE_ID_RE, BiText
+from ..model.values import Gap
+from ..problems import Problems, did_you_mean
+
+# Which kinds a structured reference may point to, by the field it is written in.
+ALLOWED_KINDS = {
+    "weapons": {"weapon"},
+    "skills": {"skill", "trait"},
+    "equipment": {"equipment"},
+    "traits": {"trait"},
+    "faction": {"faction"},
+    "parent": {"rule"},
+}
+
+
+def run(loaded: Loaded, problems: Problems) -> None:
+    """Every semantic check; resolves references and fills the back-reference index."""
+    kb = loaded.kb
+    _redirects(loaded, problems)
+    for entry in sorted(kb.entries.values(), key=lambda e: e.order):
+        yf = loaded.yf(entry)
+        game = kb.games[entry.game]
+        base = entry.base
+        for cit_i, cit in enumerate(entry.sources):
+            if game.book(cit.book) is None:
+                path = base + ("source",) + ((cit_i,) if len(entry.sources) > 1 or _is_list(yf, base) else ()) + ("book",)
+                problems.error(entry.file, yf.pos(path), f"unknown book '{cit.book}'"
+                               f"{did_you_mean(cit.book, [b.id for b in game.books])}",
+                               "books are declared in game.yaml: " + ", ".join(b.id for b in game.books))
+        kconf = game.kinds.get(entry.kind)
+        if entry.category is not None:
+            cats = [c.id for c in kconf.categories] if kconf else []
+            if entry.category not in cats:
+                problems.error(entry.file, yf.pos(base + ("category",)),
+                               f"unknown category '{entry.category}' for {entry.kind}{did_you_mean(entry.category, cats)}",
+                               f"declare it in game.yaml under kinds.{entry.kind}.categories" +
+                               (" (declared: " + ", ".join(cats) + ")" if cats else ""))
+        kfields = kconf.fields if kconf else []
+        _check_values(loaded, entry, entry.values, kfields, base + ("values",), "value", problems,
+                      f"kinds.{entry.kind}.fields")
+        for i, lev in enumerate(entry.levels):
+            _check_values(loaded, entry, lev.values, kfields, base + ("levels", i, "values"), "value", problems,
+                          f"kinds.{entry.kind}.fields", required=False)
+        if entry.stats:
+            _check_values(loaded, entry, entry.stats, game.stat_line, base + ("stats",), "stat", problems,
+                          "stat_line", required=entry.kind == "unit", modifiers=entry.kind != "unit")
+        for i, part in enumerate(entry.parts):
+            if game.part_line is None:
+                problems.error(entry.file, yf.pos(base + ("parts",)), f"{game.id} has no per-part stats",
+                               "remove `parts:` or declare `part_line` in game.yaml")
+                break
+            _check_values(loaded, entry, part.stats, game.part_line.fields, base + ("parts", i, "stats"), "stat",
+                          problems, "part_line")
+        for i, prof in enumerate(entry.profiles):
+            if not game.weapon_profile:
+                problems.error(entry.file, yf.pos(base + ("profiles",)), f"{game.id} declares no weapon profile fields",
+                               "declare `weapon_profile` in game.yaml")
+                break
+            _check_values(loaded, entry, prof.values, game.weapon_profile, base + ("profiles", i, "values"),
+                          "weapon profile field", problems, "weapon_profile")
+        for group, use in entry.uses():
+            _resolve_use(loaded, entry, group, use, problems)
+        for path, text in entry.texts():
+            _check_links(loaded, entry, base + path, text, problems)
+        if entry.kind == "rule":
+            _check_cycle(loaded, entry, problems)
+    _rule_numbers(loaded, problems)
+
+
+def _is_list(yf, base) -> bool:
+    node = yf._value_at(base + ("source",))
+    return isinstance(node, list)
+
+
+def _redirects(loaded: Loaded, problems: Problems) -> None:
+    kb = loaded.kb
+    for entry in kb.entries.values():
+        yf = loaded.yf(entry)
+        for i, old in enumerate(entry.redirects):
+            old_key = Key(entry.game, entry.kind, old)
+            where = yf.pos(entry.base + ("redirects", i))
+            if old_key in kb.entries:
+                problems.error(entry.file, where, f"redirect '{old}' is the id of another {entry.kind}",
+                               "a redirect must be a former id that no entry uses now")
+            elif old_key in kb.redirects and kb.redirects[old_key] != entry.key:
+                problems.error(entry.file, where, f"redirect '{old}' is claimed by two entries "
+                               f"({kb.redirects[old_key]} and {entry.key})", "keep it on one of them")
+            else:
+                kb.redirects[old_key] = entry.key
+
+
+def _field_ok(fd: FieldDef, v, modifiers: bool) -> bool:
+    if isinstance(v, Gap):
+        return True
+    if isinstance(v, str):
+        if v == "-" and fd.dash:
+            return True
+        if fd.enum and v in fd.enum:
+            return True
+        if fd.pattern and re.fullmatch(fd.pattern, v):
+            return True
+        if modifiers and re.fullmatch(r"[+\-−]?\d+(\.\d+)?", v):
+            return True
+        return fd.type == "string" and not fd.enum and not fd.pattern
+    if fd.type == "boolean":
+        return isinstance(v, bool)
+    if isinstance(v, bool):
+        return False
+    if fd.type == "integer" and isinstance(v, int) or fd.type == "number" and isinstance(v, (int, float)):
+        if fd.min is not None and v < fd.min or fd.max is not None and v > fd.max:
+            return modifiers
+        return True
+    return False
+
+
+def _expected(fd: FieldDef) -> str:
+    words = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false"}
+    parts = [words[fd.type]]
+    if fd.type in ("integer", "number") and (fd.min is not None or fd.max is not None):
+        lo = "" if fd.min is None else f"{fd.min:g}"
+        hi = "" if fd.max is None else f"{fd.max:g}"
+        parts[0] += f" {lo}–{hi}" if lo and hi else (f" ≥ {lo}" if lo else f" ≤ {hi}")
+    if fd.enum:
+        parts.append("one of " + ", ".join(fd.enum))
+    if fd.pattern:
+        parts.append(f"text matching {fd.pattern}")
+    if fd.dash:
+        parts.append("'-'")
+    parts.append("a gap {gap: true}")
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _check_values(loaded: Loaded, entry: Entry, values: dict, fields: list[FieldDef], path: tuple, what: str,
+                  problems: Problems, declared_in: str, required: bool = True, modifiers: bool = False) -> None:
+    yf = loaded.yf(entry)
+    keys = [f.key for f in fields]
+    by_key = {f.key: f for f in fields}
+    for k, v in values.items():
+        fd = by_key.get(k)
+        if fd is None:
+            problems.error(entry.file, yf.key_pos(path + (k,)),
+                           f"{what} '{k}' is not defined for {entry.game}{did_you_mean(k, keys)}",
+                           f"use one of {', '.join(keys)} (game.yaml {declared_in})" if keys else
+                           f"declare it in game.yaml {declared_in} or remove it")
+        elif not _field_ok(fd, v, modifiers):
+            problems.error(entry.file, yf.pos(path + (k,)), f"{what} '{k}' = {v!r}: expected {_expected(fd)}",
+                           "write the value as the book prints it, or a gap if the book does not give it")
+    if required:
+        for fd in fields:
+            if fd.required and fd.key not in values and values is not None:
+                problems.error(entry.file, yf.pos(path) if yf.locs.get(path) else entry.pos,
+                               f"missing {what} '{fd.key}' ({fd.name.plain('en') or fd.name.plain('pl')})",
+                               f"add `{fd.key}:`; write `{{gap: true}}` if the book does not give it")
+
+
+def _suggest(loaded: Loaded, key: Key) -> str:
+    kb = loaded.kb
+    same_kind = [e.id for e in kb.entries.values() if e.game == key.game and e.kind == key.kind]
+    hint = did_you_mean(key.id, same_kind)
+    if hint:
+        return hint
+    others = [f"{e.kind}/{e.id}" for e in kb.entries.values() if e.game == key.game and e.id == key.id]
+    if others:
+        return f" (there is {others[0]})"
+    return ""
+
+
+def _known(loaded: Loaded, key: Key) -> bool:
+    return key in loaded.kb.entries or key in loaded.kb.redirects or key in loaded.invalid_keys
+
+
+def _resolve_use(loaded: Loaded, entry: Entry, group: str, use: Use, problems: Problems) -> None:
+    kb = loaded.kb
+    yf = loaded.yf(entry)
+    path = use.path
+    pos = yf.pos(path + ("ref",)) if yf.locs.get(path + ("ref",)) else yf.pos(path)
+    key = use.key
+    if key.kind == "?":
+        problems.error(entry.file, pos, f"'{key.id}' is not a valid reference", "write kind/id, e.g. skill/camouflage")
+        return
+    if key.game not in kb.games:
+        problems.error(entry.file, pos, f"unknown game '{key.game}' in reference '{key}'{did_you_mean(key.game, kb.games)}",
+                       "games are: " + ", ".join(kb.games))
+        return
+    allowed = ALLOWED_KINDS.get(group)
+    if allowed and key.kind not in allowed:
+        problems.error(entry.file, pos, f"'{group}' must refer to {' or '.join(sorted(allowed))}, not to a {key.kind} "
+                       f"({key.kind}/{key.id})", f"move it to the right list or fix the kind")
+        return
+    if not _known(loaded, key):
+        problems.error(entry.file, pos, f"unknown {key.kind} '{key.id}' in {key.game}{_suggest(loaded, key)}",
+                       f"create it (kodeks new {key.kind} {key.game} {key.id}) or fix the id")
+        return
+    target = kb.get(key)
+    if target is not None:
+        if target.key != key:
+            use.key = target.key
+        kb.backrefs[target.key].append(BackRef(entry, group))
+
+
+def _check_links(loaded: Loaded, entry: Entry, path: tuple, text: BiText, problems: Problems) -> None:
+    kb = loaded.kb
+    yf = loaded.yf(entry)
+    for lang, rich in text.items():
+        lpath = path + (lang,)
+        # A ](id: that the link grammar did not take is a malformed link (spaces, missing bracket...).
+        spans = [(link.start, link.end) for link in rich.links]
+        for m in LOOSE_ID_RE.finditer(rich.source):
+            if not any(s <= m.start() < e for s, e in spans):
+                problems.error(entry.file, yf.text_pos(lpath, m.start()), "a malformed id: link",
+                               "write [words](id:kind/id) with no spaces inside the parentheses")
+        for link in rich.links:
+            pos = yf.text_pos(lpath, link.start)
+            if link.key is None:
+                problems.error(entry.file, pos, f"'{link.target}' is not a valid link target",
+                               "write id:kind/id or id:game/kind/id, e.g. id:skill/camouflage")
+                continue
+            if link.key.game not in kb.games:
+                problems.error(entry.file, pos, f"link to unknown game '{link.key.game}'"
+                               f"{did_you_mean(link.key.game, kb.games)}", "games are: " + ", ".join(kb.games))
+                continue
+            if not _known(loaded, link.key):
+                problems.error(entry.file, pos, f"link to unknown {link.key.kind} '{link.key.id}' in "
+                               f"{link.key.game}{_suggest(loaded, link.key)}", "fix the id or create the entry")
+                continue
+            if not link.label.strip():
+                problems.error(entry.file, pos, "a link with no words", "write the words inside [ ]")
+            target = kb.get(link.key)
+            if target is not None:
+                link.key = target.key
+                kb.backrefs[target.key].append(BackRef(entry, "link"))
+
+
+def _check_cycle(loaded: Loaded, entry: Entry, problems: Problems) -> None:
+    kb = loaded.kb
+    seen = [entry.key]
+    cur = entry
+    while cur.parent is not None:
+        nxt = kb.entries.get(cur.parent.key)
+        if nxt is None:
+            return
+        if nxt.key == entry.key:
+            chain = " → ".join(k.id for k in seen + [entry.key])
+            yf = loaded.yf(entry)
+            problems.error(entry.file, yf.pos(entry.parent.path), f"rule '{entry.id}' is its own ancestor ({chain})",
+                           "point `parent` at a section above this one")
+            entry.parent = None
+            return
+        if nxt.key in seen:
+            return  # a cycle further up; reported on its own members
+        seen.append(nxt.key)
+        cur = nxt
+
+
+def _rule_numbers(loaded: Loaded, problems: Problems) -> None:
+    seen: dict[tuple[str, str], Entry] = {}
+    for entry in sorted(loaded.kb.entries.values(), key=lambda e: e.order):
+        if entry.kind != "rule" or not entry.number:
+            continue
+        k = (entry.game, entry.number)
+        if k in seen:
+            first = seen[k]
+            problems.error(entry.file, loaded.yf(entry).pos(entry.base + ("number",)),
+                           f"rule number {entry.number} is also used by '{first.id}'", "give each section its own number")
+        else:
+            seen[k] = entry

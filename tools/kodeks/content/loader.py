@@ -1,0 +1,238 @@
+"""Walk content/, read every file, check it against its schema and build the model.
+
+content/<game>/game.yaml describes a game; content/<game>/<kind>/**/*.yaml hold its entries (a file holds
+one entry or a list of entries). Only schema-valid entries enter the model; semantic checks across
+files (ids, links, stats, profiles) run afterwards in kodeks.checks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model.entry import Citation, Entry, Level, Note, Option, Part, Profile, Table, Use
+from ..model.game import Book, Category, Die, FieldDef, Game, KindConfig, PartLine
+from ..model.ids import Key, parse_ref
+from ..model.kb import KnowledgeBase
+from ..model.text import BiText, parse_rich
+from ..model.values import Gap
+from ..problems import Pos, Problems, did_you_mean
+from . import schemas
+from .yamlfile import YamlFile, read_yaml
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass
+class Loaded:
+    """The model plus what the checks need to point at positions."""
+
+    kb: KnowledgeBase
+    files: dict[Path, YamlFile] = field(default_factory=dict)
+    invalid_keys: set[Key] = field(default_factory=set)  # entries that exist but failed their schema
+    content_dir: Path | None = None
+
+    def yf(self, entry: Entry) -> YamlFile:
+        return self.files[entry.file]
+
+
+def bitext(data, game: str) -> BiText | None:
+    if not isinstance(data, dict) or "pl" not in data:
+        return None
+    en = data.get("en")
+    return BiText(parse_rich(data["pl"], game), parse_rich(en, game) if en else None)
+
+
+def value(data, game: str):
+    if isinstance(data, dict) and "gap" in data:
+        reason = data["gap"]
+        return Gap(bitext(reason, game) if isinstance(reason, dict) else None)
+    return data
+
+
+def cell(data, game: str):
+    if isinstance(data, dict):
+        if "gap" in data:
+            return value(data, game)
+        return bitext(data, game)
+    return data
+
+
+def _values(data, game: str) -> dict:
+    return {k: value(v, game) for k, v in (data or {}).items()}
+
+
+def _use(data, game: str, path: tuple) -> Use:
+    if isinstance(data, str):
+        return Use(parse_ref(data, game) or Key(game, "?", data), path=path)
+    level = data.get("level")
+    return Use(parse_ref(data["ref"], game) or Key(game, "?", data["ref"]),
+               level=str(level) if level is not None else None, count=data.get("count"),
+               note=bitext(data.get("note"), game), path=path)
+
+
+def _uses(data, game: str, path: tuple) -> list[Use]:
+    return [_use(item, game, path + (i,)) for i, item in enumerate(data or [])]
+
+
+def _fields(data, game: str) -> list[FieldDef]:
+    out = []
+    for f in data or []:
+        out.append(FieldDef(
+            key=f["key"], name=bitext(f["name"], game), abbr=bitext(f.get("abbr"), game), type=f["type"],
+            min=f.get("min"), max=f.get("max"), signed=f.get("signed", False), dash=f.get("dash", False),
+            pattern=f.get("pattern"), enum=list(f.get("enum", [])), unit=f.get("unit", ""),
+            required=f.get("required", False), description=bitext(f.get("description"), game)))
+    return out
+
+
+def build_game(data: dict, path: Path) -> Game:
+    gid = data["id"]
+    kinds = {}
+    for kind, conf in data.get("kinds", {}).items():
+        conf = conf or {}
+        kinds[kind] = KindConfig(
+            kind=kind, name=bitext(conf.get("name"), gid), summary=bitext(conf.get("summary"), gid),
+            categories=[Category(c["id"], bitext(c["name"], gid), bitext(c.get("summary"), gid))
+                        for c in conf.get("categories", [])],
+            fields=_fields(conf.get("fields"), gid))
+    part = data.get("part_line")
+    return Game(
+        id=gid, name=bitext(data["name"], gid), edition=bitext(data["edition"], gid),
+        publisher=bitext(data["publisher"], gid),
+        books=[Book(b["id"], bitext(b["title"], gid), b.get("source_file", ""), b.get("language", "pl"),
+                    bitext(b.get("notes"), gid)) for b in data["books"]],
+        dice=[Die(d["id"], bitext(d["name"], gid), d.get("sides"), bitext(d.get("text"), gid)) for d in data["dice"]],
+        stat_line=_fields(data["stat_line"], gid), kinds=kinds, summary=bitext(data.get("summary"), gid),
+        authors=list(data.get("authors", [])), trademarks=bitext(data.get("trademarks"), gid),
+        part_line=PartLine(bitext(part["name"], gid), _fields(part["fields"], gid)) if part else None,
+        weapon_profile=_fields(data.get("weapon_profile"), gid),
+        notes=[Note(n["type"], bitext(n["text"], gid)) for n in data.get("notes", [])], path=path)
+
+
+def build_entry(data: dict, game: str, kind: str, path: Path, base: tuple, pos: Pos, order: int) -> Entry:
+    src = data["source"]
+    sources = [Citation(c["book"], c["section"], c.get("page"), c.get("lines"))
+               for c in (src if isinstance(src, list) else [src])]
+    entry = Entry(
+        key=Key(game, kind, data["id"]), name=bitext(data["name"], game), sources=sources, file=path, base=base,
+        pos=pos, order=order, summary=bitext(data.get("summary"), game), text=bitext(data.get("text"), game),
+        category=data.get("category"), aliases={k: list(v) for k, v in (data.get("aliases") or {}).items()},
+        values=_values(data.get("values"), game),
+        tables=[Table(bitext(t["caption"], game), [cell(c, game) for c in t["columns"]],
+                      [[cell(c, game) for c in row] for row in t["rows"]], t.get("id"), bitext(t.get("notes"), game))
+                for t in data.get("tables", [])],
+        notes=[Note(n["type"], bitext(n["text"], game)) for n in data.get("notes", [])],
+        gaps=[bitext(g, game) for g in data.get("gaps", [])],
+        see_also=_uses(data.get("see_also"), game, base + ("see_also",)),
+        redirects=list(data.get("redirects", [])),
+        levels=[Level(str(lv["level"]), bitext(lv.get("name"), game), bitext(lv.get("text"), game),
+                      _values(lv.get("values"), game)) for lv in data.get("levels", [])],
+        number=data.get("number"), sort=data.get("order"),
+        profiles=[Profile(_values(p.get("values"), game), bitext(p.get("name"), game),
+                          _uses(p.get("traits"), game, base + ("profiles", i, "traits")),
+                          value(p["cost"], game) if "cost" in p else None, bitext(p.get("text"), game))
+                  for i, p in enumerate(data.get("profiles", []))],
+        traits=_uses(data.get("traits"), game, base + ("traits",)),
+        unit_type=bitext(data.get("type"), game),
+        stats=_values(data.get("stats"), game),
+        parts=[Part(bitext(p["name"], game), _values(p["stats"], game)) for p in data.get("parts", [])],
+        weapons=_uses(data.get("weapons"), game, base + ("weapons",)),
+        skills=_uses(data.get("skills"), game, base + ("skills",)),
+        equipment=_uses(data.get("equipment"), game, base + ("equipment",)),
+        options=[Option(bitext(o["text"], game), value(o["cost"], game) if "cost" in o else None)
+                 for o in data.get("options", [])],
+        forms={k: list(v) for k, v in (data.get("forms") or {}).items()},
+        synonyms={k: list(v) for k, v in (data.get("synonyms") or {}).items()},
+        abbreviations=list(data.get("abbreviations", [])),
+    )
+    for name in ("parent", "faction", "target"):
+        if data.get(name) is not None:
+            setattr(entry, name, _use(data[name], game, base + (name,)))
+    return entry
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file()
+                  and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+
+
+def load(content_dir: Path, problems: Problems) -> Loaded:
+    loaded = Loaded(KnowledgeBase(), content_dir=content_dir)
+    kb = loaded.kb
+    if not content_dir.is_dir():
+        problems.error(content_dir, Pos(1, 1), "the content folder does not exist",
+                       "run kodeks from the project's root or pass --content DIR")
+        return loaded
+    order = 0
+    for gdir in sorted(d for d in content_dir.iterdir() if d.is_dir() and not d.name.startswith(".")):
+        gpath = gdir / "game.yaml"
+        if not gpath.is_file():
+            problems.error(gdir, Pos(1, 1), f"the game folder '{gdir.name}' has no game.yaml",
+                           "add game.yaml (see schema/game.schema.json) or remove the folder")
+            continue
+        yf = read_yaml(gpath, problems)
+        loaded.files[gpath] = yf
+        if not yf.ok:
+            continue
+        if not isinstance(yf.data, dict):
+            problems.error(gpath, Pos(1, 1), "game.yaml must be a mapping of fields", "start with `id: <game id>`")
+            continue
+        if not schemas.check(yf, "game", yf.data, (), problems):
+            continue
+        if yf.data["id"] != gdir.name:
+            problems.error(gpath, yf.pos(("id",)), f"game id '{yf.data['id']}' differs from its folder '{gdir.name}'",
+                           f"rename the folder to '{yf.data['id']}' or fix the id")
+            continue
+        game = build_game(yf.data, gpath)
+        kb.games[game.id] = game
+        for kdir in sorted(d for d in gdir.iterdir() if d.is_dir() and not d.name.startswith(".")):
+            kind = kdir.name
+            if kind not in schemas.KINDS:
+                problems.error(kdir, Pos(1, 1), f"unknown kind folder '{kind}'{did_you_mean(kind, schemas.KINDS)}",
+                               "kind folders are: " + ", ".join(schemas.KINDS))
+                continue
+            if kind not in game.kinds:
+                problems.error(gpath, yf.pos(("kinds",)), f"the folder '{kind}/' holds entries but game.yaml "
+                               f"does not declare the kind '{kind}'", f"add `{kind}: {{}}` under `kinds:`")
+                continue
+            for path in _yaml_files(kdir):
+                order = _load_file(loaded, path, game.id, kind, order, problems)
+    return loaded
+
+
+def _load_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, problems: Problems) -> int:
+    yf = read_yaml(path, problems)
+    loaded.files[path] = yf
+    if not yf.ok:
+        return order
+    if isinstance(yf.data, list):
+        items = [((i,), item) for i, item in enumerate(yf.data)]
+        if not items:
+            problems.error(path, Pos(1, 1), "the file holds an empty list", "add entries or delete the file")
+    elif isinstance(yf.data, dict):
+        items = [((), yf.data)]
+    else:
+        problems.error(path, yf.pos(()), "a content file holds one entry (a mapping) or a list of entries",
+                       "start the file with `id: ...` (or `- id: ...` for a list)")
+        return order
+    for base, item in items:
+        order += 1
+        valid = schemas.check(yf, kind, item, base, problems)
+        if not isinstance(item, dict):
+            continue
+        if not valid:
+            if isinstance(item.get("id"), str):
+                loaded.invalid_keys.add(Key(game, kind, item["id"]))
+            continue
+        entry = build_entry(item, game, kind, path, base, yf.pos(base), order)
+        existing = loaded.kb.entries.get(entry.key)
+        if existing is not None:
+            other = loaded.files[existing.file]
+            first = other.pos(existing.base + ("id",))
+            problems.error(path, yf.pos(base + ("id",)),
+                           f"duplicate id '{entry.id}' for {kind} in {game} (first in "
+                           f"{problems._rel(existing.file)}:{first.line}:{first.col})",
+                           "give one of them another id")
+            continue
+        loaded.kb.entries[entry.key] = entry
+    return order

@@ -1,0 +1,211 @@
+"""JSON Schema validation of content, with errors an author can act on.
+
+The schemas in schema/ are the source of truth (editors use them while the author types). Here they
+are loaded once into a `referencing` registry; each jsonschema error is turned into one located
+problem with a plain message and a fix.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from ..problems import Problems, did_you_mean
+from .yamlfile import YamlFile
+
+BASE = "https://kodeks.invalid/schema/"
+KINDS = ("rule", "skill", "trait", "weapon", "unit", "faction", "equipment", "terrain", "term",
+         "state", "marker", "action", "scenario")
+
+
+def schema_dir() -> Path:
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "schema"
+        if (candidate / "defs.schema.json").is_file():
+            return candidate
+    raise FileNotFoundError("schema/ folder not found next to the kodeks package")
+
+
+@lru_cache(maxsize=None)
+def registry() -> Registry:
+    resources = []
+    for path in sorted(schema_dir().glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((BASE + path.name, Resource.from_contents(contents, default_specification=DRAFT202012)))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> Draft202012Validator:
+    """`name` is 'game' or a kind; a kind's validator checks one entry."""
+    ref = BASE + ("game.schema.json" if name == "game" else f"{name}.schema.json#/$defs/entry")
+    return Draft202012Validator({"$ref": ref}, registry=registry())
+
+
+def _resolve(schema: dict) -> dict:
+    """Follow a `$ref` for describing errors (local refs are tried in the shared and game schemas)."""
+    if "$ref" not in schema or len(schema) > 2:
+        return schema
+    ref = schema["$ref"]
+    bases = [BASE + "defs.schema.json", BASE + "game.schema.json"] if ref.startswith("#") else [BASE]
+    for base in bases:
+        try:
+            return registry().resolver(base).lookup(ref).contents
+        except Exception:  # noqa: BLE001 - try the next base
+            continue
+    return schema
+
+
+def _allowed_keys(schema: dict) -> set[str]:
+    """Property names a (possibly composed) object schema accepts."""
+    keys = set(schema.get("properties", {}))
+    for sub in schema.get("allOf", []):
+        sub = _resolve(sub)
+        keys |= set(sub.get("properties", {}))
+    return keys
+
+
+_TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number", "object": "a mapping (key: value)",
+               "array": "a list", "boolean": "true or false", "null": "nothing"}
+
+
+def _what(value) -> str:
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}'"
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        short = value if len(value) <= 40 else value[:37] + "..."
+        return f"text '{short}'"
+    return f"'{value}'"
+
+
+def _path_label(path) -> str:
+    parts = []
+    for p in path:
+        parts.append(f"[{p}]" if isinstance(p, int) else ("." if parts else "") + str(p))
+    return "".join(parts) or "the entry"
+
+
+def _expectation(schema: dict) -> str:
+    """Describe in words what a schema (possibly a oneOf) expects."""
+    schema = _resolve(schema)
+    desc = schema.get("description", "")
+    if "oneOf" in schema or "anyOf" in schema:
+        alts = [_resolve(s) for s in schema.get("oneOf", schema.get("anyOf", []))]
+        words = []
+        for alt in alts:
+            if "const" in alt:
+                words.append(repr(alt["const"]))
+            elif alt.get("type") == "object" and "pl" in alt.get("properties", {}):
+                words.append("bilingual text {pl: ..., en: ...}")
+            elif alt.get("type") == "object" and "gap" in alt.get("properties", {}):
+                words.append("a gap {gap: true}")
+            elif alt.get("type") == "object" and "ref" in alt.get("properties", {}):
+                words.append("{ref: kind/id, level: ...}")
+            elif alt.get("type") == "object" and "book" in alt.get("properties", {}):
+                words.append("a citation {book: ..., section: ...}")
+            elif alt.get("type") == "array":
+                words.append("a list")
+            elif alt.get("type") == "string" and alt.get("pattern", "").startswith("^([a-z0-9]"):
+                words.append("a reference kind/id")
+            elif isinstance(alt.get("type"), str):
+                words.append(_TYPE_WORDS.get(alt["type"], alt["type"]))
+        return " or ".join(dict.fromkeys(words)) or desc
+    t = schema.get("type")
+    if isinstance(t, list):
+        return " or ".join(_TYPE_WORDS.get(x, x) for x in t)
+    if t == "object" and "pl" in schema.get("properties", {}):
+        return "bilingual text {pl: ..., en: ...}"
+    return _TYPE_WORDS.get(t, str(t))
+
+
+def _best(error: ValidationError) -> ValidationError:
+    """For a oneOf/anyOf failure on a mapping, the error of the alternative that matched best."""
+    if error.validator in ("oneOf", "anyOf") and error.context and isinstance(error.instance, dict):
+        object_errors = [e for e in error.context if e.validator not in ("type", "const")]
+        # Prefer the alternative whose own shape fits (the deepest, most specific errors).
+        candidates = object_errors or list(error.context)
+        by_alt: dict[int, list[ValidationError]] = {}
+        for e in candidates:
+            by_alt.setdefault(e.relative_schema_path[0] if e.relative_schema_path else 0, []).append(e)
+        alt_errors = min(by_alt.values(), key=len)
+        deepest = max(alt_errors, key=lambda e: len(e.absolute_path))
+        return _best(deepest)
+    return error
+
+
+def describe(error: ValidationError) -> tuple[tuple, bool, str, str]:
+    """(path, point at the key?, message, fix) for one schema error."""
+    error = _best(error)
+    path = tuple(error.absolute_path)
+    where = _path_label(path)
+    v = error.validator
+    inst = error.instance
+    schema = error.schema
+    if v == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        if missing == "pl":
+            return path, False, f"{where}: missing Polish text ('pl')", "add `pl:` with the Polish text"
+        hint = {"source": "add `source: {book: <book id>, section: <section heading>}`",
+                "name": "add `name: {pl: ..., en: ...}`", "id": "add `id: <lowercase-slug>`",
+                "summary": "add a one-line `summary: {pl: ..., en: ...}`",
+                "profiles": "add `profiles:` with at least one `- values: {...}`"}.get(missing, f"add `{missing}:`")
+        return path, False, f"{where}: missing required field '{missing}'", hint
+    if v in ("additionalProperties", "unevaluatedProperties"):
+        allowed = _allowed_keys(schema)
+        unknown = [k for k in inst if k not in allowed] if isinstance(inst, dict) else []
+        key = unknown[0] if unknown else "?"
+        return (path + (key,), True, f"unknown field '{key}'{did_you_mean(key, allowed)}",
+                "allowed here: " + ", ".join(sorted(allowed)))
+    if v == "type":
+        return path, False, f"{where}: expected {_expectation(schema)}, got {_what(inst)}", "change the value's type"
+    if v in ("oneOf", "anyOf"):
+        return path, False, f"{where}: expected {_expectation(schema)}, got {_what(inst)}", "see the schema's description of this field"
+    if v == "pattern":
+        if "a-z0-9]+(-[a-z0-9]+)*$" in error.validator_value and "/" not in error.validator_value:
+            return (path, False, f"{where}: '{inst}' is not a valid id",
+                    "use lowercase ASCII letters, digits and single hyphens, e.g. 'heavy-rifle'")
+        if "/" in error.validator_value:
+            return (path, False, f"{where}: '{inst}' is not a valid reference",
+                    "write kind/id (e.g. skill/camouflage) or game/kind/id")
+        return path, False, f"{where}: '{inst}' does not have the expected form", f"match {error.validator_value}"
+    if v == "minLength":
+        return path, False, f"{where}: empty text", "write the text or remove the field"
+    if v == "minItems":
+        return path, False, f"{where}: the list is empty", "add at least one item or remove the field"
+    if v in ("enum", "const"):
+        options = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        return (path, False, f"{where}: '{inst}' is not allowed{did_you_mean(str(inst), [str(o) for o in options])}",
+                "use one of: " + ", ".join(str(o) for o in options))
+    if v == "propertyNames":
+        return (path, True, f"{where}: key '{inst}' is not a valid field key",
+                "use lowercase ASCII letters, digits and underscores, as declared in game.yaml")
+    if v in ("minimum", "maximum", "maxLength"):
+        return path, False, f"{where}: {error.message}", "change the value"
+    return path, False, f"{where}: {error.message}", "see the schema"
+
+
+def check(yf: YamlFile, name: str, instance, base: tuple, problems: Problems) -> bool:
+    """Validate `instance` (found at `base` in the file) against schema `name`; report; True if valid."""
+    errors = list(validator(name).iter_errors(instance))
+    seen = set()
+    for error in errors:
+        path, at_key, message, fix = describe(error)
+        full = base + path
+        pos = yf.key_pos(full) if at_key else yf.pos(full)
+        if (pos, message) in seen:
+            continue
+        seen.add((pos, message))
+        problems.error(yf.path, pos, message, fix)
+    return not errors

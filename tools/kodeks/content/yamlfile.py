@@ -1,0 +1,268 @@
+"""Read one YAML content file into plain data plus the position of every key and value.
+
+The file is composed with libyaml (ruamel.yaml's C composer) and converted by hand, which keeps it
+fast and lets us refuse what an author should never rely on: aliases (an alias bomb costs nothing to
+parse but explodes when walked), merge keys, duplicate keys, byte-order marks, CRLF, NUL bytes and
+text that is not UTF-8. Every refusal is reported with its position, and reading goes on where it can,
+so one run reports every problem.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from ..problems import Pos, Problems
+
+MAX_FILE_BYTES = 1_000_000
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+@dataclass(frozen=True)
+class Loc:
+    """Where a value sits: the position of its key (for mapping values), of the value itself, and the
+    scalar style ('|', '>', '"', "'" or None), which is needed to place positions inside text."""
+
+    key: Pos | None
+    value: Pos
+    style: str | None = None
+
+
+@dataclass
+class YamlFile:
+    path: Path
+    text: str = ""
+    data: object = None
+    locs: dict[tuple, Loc] = field(default_factory=dict)
+    ok: bool = False
+
+    def pos(self, path: tuple, prefer_key: bool = False) -> Pos:
+        """Position of the value at `path` (or its key); falls back to the nearest located ancestor."""
+        p = tuple(path)
+        while True:
+            loc = self.locs.get(p)
+            if loc is not None:
+                if prefer_key and loc.key is not None:
+                    return loc.key
+                return loc.value
+            if not p:
+                return Pos(1, 1)
+            p = p[:-1]
+
+    def key_pos(self, path: tuple) -> Pos:
+        return self.pos(path, prefer_key=True)
+
+    def text_pos(self, path: tuple, offset: int) -> Pos:
+        """Position of character `offset` of the string value at `path`."""
+        loc = self.locs.get(tuple(path))
+        if loc is None:
+            return self.pos(path)
+        value = self._value_at(path)
+        if not isinstance(value, str):
+            return loc.value
+        before = value[:offset]
+        nl = before.count("\n")
+        col_in_line = len(before) - (before.rfind("\n") + 1)
+        if loc.style in ("|", ">"):
+            # Block scalar: the content starts on the line after the indicator, at its indentation.
+            lines = self.text.splitlines()
+            first = loc.value.line  # 0-based index of the next line == 1-based line of the indicator
+            indent = 0
+            for line in lines[first:]:
+                if line.strip():
+                    indent = len(line) - len(line.lstrip(" "))
+                    break
+            if loc.style == ">":
+                nl = 0  # folded text: line breaks do not map one to one; stay on the first line
+                col_in_line = min(offset, 200)
+            return Pos(loc.value.line + 1 + nl, indent + col_in_line + 1)
+        quote = 1 if loc.style in ('"', "'") else 0
+        if nl:
+            return Pos(loc.value.line + nl, col_in_line + 1)
+        return Pos(loc.value.line, loc.value.col + quote + col_in_line)
+
+    def _value_at(self, path: tuple):
+        node = self.data
+        for part in path:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+
+_yaml = YAML(typ="safe", pure=False)
+
+
+def _pos(mark) -> Pos:
+    return Pos(mark.line + 1, mark.column + 1)
+
+
+def _line_col(text: str, offset: int) -> Pos:
+    before = text[:offset]
+    return Pos(before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1)
+
+
+def _byte_pos(data: bytes, offset: int) -> Pos:
+    before = data[:offset]
+    return Pos(before.count(b"\n") + 1, offset - (before.rfind(b"\n") + 1) + 1)
+
+
+def _decode(path: Path, data: bytes, problems: Problems) -> str | None:
+    if data.startswith(b"\xef\xbb\xbf"):
+        problems.error(path, Pos(1, 1), "the file starts with a byte-order mark (BOM)",
+                       "save it as UTF-8 without BOM; `kodeks fmt` removes it")
+        data = data[3:]
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        problems.error(path, _byte_pos(data, nul), "the file contains a NUL byte (it may be binary or UTF-16)",
+                       "save it as UTF-8 text")
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        guess = ""
+        try:
+            data.decode("cp1250")
+            guess = " (they look like Windows-1250)"
+        except UnicodeDecodeError:
+            pass
+        problems.error(path, _byte_pos(data, exc.start), f"bytes that are not UTF-8{guess}",
+                       "re-save the file as UTF-8")
+        return None
+    cr = text.find("\r")
+    if cr >= 0:
+        problems.error(path, _line_col(text, cr), "Windows (CRLF) line ends",
+                       "save the file with LF line ends; `kodeks fmt` converts them")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _yaml_error(path: Path, exc: MarkedYAMLError, text: str, problems: Problems) -> None:
+    mark = exc.problem_mark or exc.context_mark
+    pos = _pos(mark) if mark is not None else Pos(1, 1)
+    problem = (exc.problem or exc.context or "invalid YAML").strip()
+    fix = "check the indentation and quoting around this point"
+    line = text.splitlines()[pos.line - 1] if 0 < pos.line <= len(text.splitlines()) else ""
+    if "\t" in line[: max(pos.col, 1)] or "cannot start any token" in problem and "\t" in line:
+        problem = "a tab character in the indentation"
+        fix = "indent YAML with spaces, never tabs"
+    elif "another document" in problem or "single document" in problem:
+        problem = "more than one YAML document (a second '---')"
+        fix = "keep one document per file; a list of entries goes in one document"
+    elif "mapping values are not allowed" in problem:
+        fix = "quote a value that contains ': ' (e.g. section: \"Rozdział 3: Ruch\")"
+    elif "found character" in problem and "`" in problem:
+        fix = "quote the value: a plain YAML value cannot start with a backquote"
+    problems.error(path, pos, f"YAML syntax: {problem}", fix)
+
+
+class _Converter:
+    def __init__(self, yf: YamlFile, problems: Problems):
+        self.yf = yf
+        self.problems = problems
+        self.seen: set[int] = set()
+        self.ok = True
+
+    def err(self, pos: Pos, message: str, fix: str = "") -> None:
+        self.ok = False
+        self.problems.error(self.yf.path, pos, message, fix)
+
+    def convert(self, node, path: tuple, key_pos: Pos | None):
+        if id(node) in self.seen:
+            self.err(key_pos or _pos(node.start_mark), "YAML aliases (*name) are not allowed",
+                     "write the value out in full instead of referring to an anchor")
+            return None
+        if not isinstance(node, ScalarNode):
+            self.seen.add(id(node))
+        style = getattr(node, "style", None) if isinstance(node, ScalarNode) else None
+        self.yf.locs[path] = Loc(key_pos, _pos(node.start_mark), style)
+        if isinstance(node, MappingNode):
+            out: dict = {}
+            first: dict = {}
+            for knode, vnode in node.value:
+                kpos = _pos(knode.start_mark)
+                if knode.tag == _MERGE:
+                    self.err(kpos, "YAML merge keys (<<) are not allowed", "write the fields out in full")
+                    continue
+                if not isinstance(knode, ScalarNode):
+                    self.err(kpos, "a key must be a plain word, not a list or mapping", "use a word as the key")
+                    continue
+                key = knode.value
+                if knode.tag == _NULL or key == "":
+                    self.err(kpos, "an empty key", "name the field, e.g. `name:`")
+                    continue
+                if key in first:
+                    prev = first[key]
+                    self.err(kpos, f"duplicate key '{key}' (first at line {prev.line}, column {prev.col})",
+                             "keep one of the two")
+                    continue
+                first[key] = kpos
+                out[key] = self.convert(vnode, path + (key,), kpos)
+            return out
+        if isinstance(node, SequenceNode):
+            return [self.convert(item, path + (i,), None) for i, item in enumerate(node.value)]
+        return self.scalar(node)
+
+    def scalar(self, node: ScalarNode):
+        tag, value = node.tag, node.value
+        if tag == _STR or node.style in ("|", ">", "\"", "'"):
+            return value
+        if tag == _NULL:
+            return None
+        if tag in (_INT, _FLOAT, _BOOL):
+            try:
+                return _yaml.constructor.construct_object(node)
+            except (YAMLError, ValueError):
+                return value
+        return value  # timestamps and other tags stay as the text the author typed
+
+
+def read_yaml(path: Path, problems: Problems) -> YamlFile:
+    """Read and convert one file; problems go to `problems`; `ok` is False if the data is unusable."""
+    yf = YamlFile(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.error(path, Pos(1, 1), f"cannot read the file: {exc.strerror}", "check its permissions")
+        return yf
+    if len(raw) > MAX_FILE_BYTES:
+        problems.error(path, Pos(1, 1), f"the file is {len(raw) / 1_000_000:.1f} MB; the limit is "
+                       f"{MAX_FILE_BYTES // 1_000_000} MB", "split it into several files")
+        return yf
+    if not raw.strip():
+        problems.error(path, Pos(1, 1), "the file is empty", "write an entry (`kodeks new` makes a skeleton) or delete the file")
+        return yf
+    text = _decode(path, raw, problems)
+    if text is None:
+        return yf
+    yf.text = text
+    try:
+        node = _yaml.compose(text)
+    except MarkedYAMLError as exc:
+        _yaml_error(path, exc, text, problems)
+        return yf
+    except YAMLError as exc:  # pragma: no cover - libyaml reports marked errors
+        problems.error(path, Pos(1, 1), f"YAML: {exc}", "check the file's syntax")
+        return yf
+    if node is None:
+        problems.error(path, Pos(1, 1), "the file holds only comments", "write an entry or delete the file")
+        return yf
+    conv = _Converter(yf, problems)
+    try:
+        yf.data = conv.convert(node, (), None)
+    except RecursionError:
+        problems.error(path, Pos(1, 1), "the YAML is nested too deeply", "flatten the structure")
+        return yf
+    # Refused constructs were reported; what remains is still checked so one run reports everything.
+    yf.ok = True
+    return yf

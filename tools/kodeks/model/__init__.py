@@ -1,0 +1,1 @@
+"""The loaded, validated model every renderer reads (never the YAML)."""

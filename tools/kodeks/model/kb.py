@@ -1,0 +1,120 @@
+"""The whole knowledge base: games and entries, with lookups and back-references."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .entry import Entry
+from .game import Game
+from .ids import Key
+
+KIND_ORDER = ("rule", "skill", "trait", "action", "weapon", "equipment", "unit", "faction", "terrain",
+              "state", "marker", "scenario", "term")
+
+
+@dataclass
+class BackRef:
+    source: Entry
+    how: str  # "link" (a link in a text) or a structured field: weapons, skills, equipment, traits...
+
+
+@dataclass
+class KnowledgeBase:
+    games: dict[str, Game] = field(default_factory=dict)
+    entries: dict[Key, Entry] = field(default_factory=dict)
+    redirects: dict[Key, Key] = field(default_factory=dict)  # old key -> current key
+    backrefs: dict[Key, list[BackRef]] = field(default_factory=lambda: defaultdict(list))
+
+    def get(self, key: Key | None) -> Entry | None:
+        if key is None:
+            return None
+        entry = self.entries.get(key)
+        if entry is None and key in self.redirects:
+            entry = self.entries.get(self.redirects[key])
+        return entry
+
+    def of(self, game: str, kind: str | None = None) -> list[Entry]:
+        """Entries of a game (and kind), in book order for rules and by load order otherwise."""
+        items = [e for e in self.entries.values() if e.game == game and (kind is None or e.kind == kind)]
+        if kind == "rule":
+            return self.rules_in_order(game)
+        return sorted(items, key=lambda e: e.order)
+
+    def kinds_of(self, game: str) -> list[str]:
+        present = {e.kind for e in self.entries.values() if e.game == game}
+        declared = set(self.games[game].kinds) if game in self.games else set()
+        return [k for k in KIND_ORDER if k in present or k in declared]
+
+    def children(self, entry: Entry) -> list[Entry]:
+        kids = [e for e in self.entries.values() if e.kind == "rule" and e.parent and e.parent.key == entry.key]
+        return sorted(kids, key=_sibling_order)
+
+    def rules_in_order(self, game: str) -> list[Entry]:
+        """Rules depth-first in book order (parents before their sections)."""
+        rules = [e for e in self.entries.values() if e.game == game and e.kind == "rule"]
+        by_parent: dict[Key | None, list[Entry]] = defaultdict(list)
+        keys = {e.key for e in rules}
+        for e in rules:
+            parent = e.parent.key if e.parent and e.parent.key in keys else None
+            by_parent[parent].append(e)
+        out: list[Entry] = []
+        seen: set[Key] = set()
+
+        def walk(parent: Key | None) -> None:
+            for e in sorted(by_parent.get(parent, []), key=_sibling_order):
+                if e.key in seen:
+                    continue
+                seen.add(e.key)
+                out.append(e)
+                walk(e.key)
+
+        walk(None)
+        # Rules caught in a parent cycle are reported by the validator; still list them.
+        out.extend(sorted((e for e in rules if e.key not in seen), key=lambda e: e.order))
+        return out
+
+    def depth(self, entry: Entry) -> int:
+        d, seen = 0, set()
+        cur = entry
+        while cur.parent and cur.key not in seen:
+            seen.add(cur.key)
+            parent = self.entries.get(cur.parent.key)
+            if parent is None:
+                break
+            d += 1
+            cur = parent
+        return d
+
+    def ancestors(self, entry: Entry) -> list[Entry]:
+        out, seen = [], {entry.key}
+        cur = entry
+        while cur.parent:
+            parent = self.entries.get(cur.parent.key)
+            if parent is None or parent.key in seen:
+                break
+            seen.add(parent.key)
+            out.append(parent)
+            cur = parent
+        return list(reversed(out))
+
+    def used_by(self, key: Key) -> dict[str, list[tuple[Entry, str]]]:
+        """Entries that link to or carry `key`, grouped by their kind, each once, in order."""
+        groups: dict[str, dict[Key, tuple[Entry, str]]] = defaultdict(dict)
+        for ref in self.backrefs.get(key, []):
+            if ref.source.key == key:
+                continue
+            slot = groups[ref.source.kind]
+            if ref.source.key not in slot or slot[ref.source.key][1] == "link":
+                slot[ref.source.key] = (ref.source, ref.how)
+        return {kind: sorted(v.values(), key=lambda t: t[0].order)
+                for kind, v in sorted(groups.items(), key=lambda kv: KIND_ORDER.index(kv[0]) if kv[0] in KIND_ORDER else 99)}
+
+
+def _sibling_order(e: Entry):
+    return (e.sort if e.sort is not None else 10**9, _number_key(e.number), e.order)
+
+
+def _number_key(number: str | None):
+    if not number:
+        return ()
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in number.split("."))
