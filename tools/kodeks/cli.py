@@ -68,6 +68,143 @@ def stats(content: Optional[Path] = ContentOpt,
         out.print(render_table(figures))
 
 
+@app.command()
+def build(content: Optional[Path] = ContentOpt,
+          out_dir: Optional[Path] = typer.Option(None, "--out", help="Where to build (default: build/)."),
+          templates: Optional[Path] = typer.Option(None, "--templates", help="A folder of templates that override kodeks' own."),
+          sequential: bool = typer.Option(False, "--sequential", help="Build the two languages one after the other.")) -> None:
+    """Validate, then build the bilingual site into build/site (PL at /, EN at /en/)."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from .site.build import BuildError, build_site
+    root, content_dir = _paths(content)
+    out_dir = out_dir or root / "build"
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
+                  transient=True) as progress:
+        task = progress.add_task("validating content", total=None)
+        checked = load_and_check(content_dir, root)
+        progress.stop_task(task)
+    if not _report(checked, quiet_ok=True):
+        raise typer.Exit(1)
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
+                  transient=True) as progress:
+        task = progress.add_task("building", total=None)
+        try:
+            result = build_site(checked.kb, root, out_dir, templates,
+                                progress=lambda step: progress.update(task, description=f"building: {step}"),
+                                parallel=not sequential)
+        except BuildError as exc:
+            progress.stop()
+            err.print(f"build failed: {exc}", style="bold red")
+            for line in exc.details[:50]:
+                err.print("  " + line, markup=False)
+            raise typer.Exit(1)
+    _summary(checked, result, root)
+
+
+def _summary(checked: Checked, result, root: Path) -> None:
+    from rich.table import Table
+    kb = checked.kb
+    table = Table(title="kodeks build", show_header=False, box=None)
+    table.add_row("games", str(len(kb.games)))
+    table.add_row("entries", str(len(kb.entries)))
+    table.add_row("pages", f"{result.pages.get('pl', 0)} Polish, {result.pages.get('en', 0)} English")
+    table.add_row("redirects", str(result.redirects))
+    table.add_row("warnings", str(len(checked.problems.warnings)))
+    table.add_row("time", f"{result.seconds:.1f} s")
+    try:
+        where = result.site.relative_to(root)
+    except ValueError:
+        where = result.site
+    table.add_row("site", f"{where}/index.html (open it in a browser, or run: kodeks serve)")
+    out.print(table)
+
+
+@app.command()
+def new(kind: str = typer.Argument(..., help="rule, skill, trait, weapon, unit, term..."),
+        game: str = typer.Argument(..., help="The game id, e.g. ciernie-i-gwiazdy."),
+        entry_id: str = typer.Argument(..., metavar="ID", help="The new entry's id (lowercase-slug)."),
+        content: Optional[Path] = ContentOpt) -> None:
+    """Write a schema-valid skeleton entry: content/GAME/KIND/ID.yaml."""
+    from .content.loader import load
+    from .problems import Problems
+    from .skeleton import create
+    root, content_dir = _paths(content)
+    loaded = load(content_dir, Problems(root=root))
+    if game not in loaded.kb.games:
+        err.print(f"unknown game '{game}' (games with a valid game.yaml: {', '.join(loaded.kb.games) or 'none'})",
+                  style="red")
+        raise typer.Exit(2)
+    try:
+        path = create(content_dir, loaded.kb.games[game], kind, entry_id)
+    except ValueError as exc:
+        err.print(str(exc), style="red")
+        raise typer.Exit(2)
+    out.print(f"wrote {path}: fill in the TODOs, then run kodeks validate")
+
+
+@app.command()
+def export(content: Optional[Path] = ContentOpt,
+           output: Optional[Path] = typer.Option(None, "-o", "--output", help="Default: build/kb.json.")) -> None:
+    """Write the whole knowledge base as one JSON file (build/kb.json; shape in README.md)."""
+    from .export import write
+    root, content_dir = _paths(content)
+    checked = load_and_check(content_dir, root)
+    if not _report(checked, quiet_ok=True):
+        raise typer.Exit(1)
+    output = output or root / "build" / "kb.json"
+    n = write(checked.kb, output)
+    out.print(f"wrote {output} ({n} entries)")
+
+
+@app.command()
+def serve(content: Optional[Path] = ContentOpt,
+          host: str = typer.Option("127.0.0.1", help="Address to listen on (default: this machine only)."),
+          port: int = typer.Option(8000, help="Port."),
+          out_dir: Optional[Path] = typer.Option(None, "--out", help="Where to build (default: build/)."),
+          templates: Optional[Path] = typer.Option(None, "--templates")) -> None:
+    """Build, serve the site on http://127.0.0.1:8000 and rebuild when a content file changes."""
+    import threading
+
+    from . import serve as srv
+    from .site.build import BuildError, build_site
+    root, content_dir = _paths(content)
+    out_dir = out_dir or root / "build"
+    state = srv.State()
+
+    def rebuild() -> bool:
+        checked = load_and_check(content_dir, root)
+        if not _report(checked, quiet_ok=True):
+            state.last_error = "content has errors"
+            return False
+        try:
+            result = build_site(checked.kb, root, out_dir, templates)
+        except BuildError as exc:
+            err.print(f"build failed: {exc}", style="red")
+            for line in exc.details[:20]:
+                err.print("  " + line, markup=False)
+            state.last_error = str(exc)
+            return False
+        state.last_error = ""
+        out.print(f"rebuilt in {result.seconds:.1f} s")
+        return True
+
+    rebuild()
+    if not (out_dir / "site").exists():
+        err.print("no site to serve: fix the errors above", style="red")
+        raise typer.Exit(1)
+    server = srv.serve(out_dir / "site", host, port, state)
+    stop = threading.Event()
+    watched = [content_dir, root / "mkdocs.yml"] + ([templates] if templates else [])
+    threading.Thread(target=srv.watch, args=(watched, rebuild, state, stop), daemon=True).start()
+    out.print(f"serving http://{host}:{port}/ (Ctrl+C to stop); watching {content_dir}")
+    try:
+        server.serve_forever()
+    finally:
+        stop.set()
+        server.server_close()
+
+
 def main() -> None:
     try:
         app()

@@ -1,0 +1,198 @@
+"""Build the site: write each language's pages, run mkdocs for PL and EN in parallel, swap the result in.
+
+The site in build/site is replaced only by a complete, successful build: everything is built in a fresh
+folder under build/ and exchanged with the old site in one atomic rename. A failed or killed build leaves
+the previous site as it was.
+"""
+from __future__ import annotations
+
+import ctypes
+import html
+import logging
+import os
+import posixpath
+import shutil
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+import yaml as pyyaml  # mkdocs' own dependency; writes the generated mkdocs config
+
+from ..model.kb import KnowledgeBase
+from . import pages, urls
+
+LANGS = ("pl", "en")
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class BuildResult:
+    site: Path
+    pages: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    redirects: int = 0
+
+
+class BuildError(Exception):
+    def __init__(self, message: str, details: list[str] | None = None):
+        super().__init__(message)
+        self.details = details or []
+
+
+def _alternate(lang: str) -> list[dict]:
+    # Links are prefixes from this language's site root to the other language's root; the overridden
+    # partials/alternate.html appends the current page, so the switch lands on the same entry.
+    if lang == "pl":
+        return [{"name": "Polski", "lang": "pl", "link": ""}, {"name": "English", "lang": "en", "link": "en/"}]
+    return [{"name": "Polski", "lang": "pl", "link": "../"}, {"name": "English", "lang": "en", "link": ""}]
+
+
+def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None) -> tuple[Path, int]:
+    """Write one language's docs folder and mkdocs config; returns (config path, page count)."""
+    docs = work / lang / "docs"
+    docs.mkdir(parents=True)
+    md = pages.all_pages(kb, lang, template_dir)
+    for rel, text in md.items():
+        target = docs / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    shutil.copytree(HERE / "assets", docs / "assets")
+    config = {
+        "INHERIT": str(root / "mkdocs.yml"),
+        "docs_dir": str(docs),
+        "site_dir": str(work / lang / "site"),
+        "theme": {"language": lang, "custom_dir": str(HERE / "overrides")},
+        "nav": pages.nav(kb, lang),
+        "extra": {"alternate": _alternate(lang), "kodeks_lang": lang},
+    }
+    path = work / lang / "mkdocs.yml"
+    path.write_text(pyyaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path, len(md)
+
+
+def run_mkdocs(config_file: str) -> list[str]:
+    """Build one mkdocs site; returns the warnings mkdocs logged (a broken link is one)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    warnings: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.WARNING:
+                warnings.append(record.getMessage())
+
+    logger = logging.getLogger("mkdocs")
+    logger.setLevel(logging.INFO)
+    logger.addHandler(Collect())
+    logger.propagate = False
+    cfg = load_config(config_file)
+    build(cfg)
+    return warnings
+
+
+def _redirect_html(target: str) -> str:
+    t = html.escape(target, quote=True)
+    return (f'<!doctype html><html><head><meta charset="utf-8"><title>Redirect</title>'
+            f'<meta http-equiv="refresh" content="0; url={t}"><link rel="canonical" href="{t}"></head>'
+            f'<body><a href="{t}">{t}</a></body></html>\n')
+
+
+def write_redirects(kb: KnowledgeBase, site: Path) -> int:
+    """Old addresses (former ids, rule addresses without their number) lead to the current page."""
+    n = 0
+    for entry in kb.entries.values():
+        new = urls.html_path(urls.entry_path(entry))
+        for old_md in urls.redirect_paths(entry):
+            old = urls.html_path(old_md)
+            if old == new:
+                continue
+            for prefix in ("", "en/"):
+                target = site / prefix / old
+                if target.exists():
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                rel = posixpath.relpath(new, posixpath.dirname(old) or ".")
+                target.write_text(_redirect_html(rel), encoding="utf-8")
+                n += 1
+    return n
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two paths (Linux renameat2 RENAME_EXCHANGE); False if unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    AT_FDCWD, RENAME_EXCHANGE = -100, 2
+    res = fn(AT_FDCWD, os.fsencode(str(a)), AT_FDCWD, os.fsencode(str(b)), RENAME_EXCHANGE)
+    return res == 0
+
+
+def swap_in(new_site: Path, final: Path) -> None:
+    """Put `new_site` at `final`, replacing what was there without a moment with no site."""
+    if not final.exists():
+        os.rename(new_site, final)
+        return
+    if _exchange(new_site, final):
+        shutil.rmtree(new_site, ignore_errors=True)  # it now holds the old site
+        return
+    old = final.with_name(f".site-old-{os.getpid()}")
+    os.rename(final, old)
+    os.rename(new_site, final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def recover(out: Path) -> None:
+    """If a build died between the two renames of the fallback swap, put the old site back."""
+    final = out / "site"
+    if final.exists():
+        return
+    olds = sorted(out.glob(".site-old-*"))
+    if olds:
+        os.rename(olds[-1], final)
+
+
+def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | None = None,
+               progress=None, parallel: bool = True) -> BuildResult:
+    """Build both languages into out/site. Raises BuildError (old site untouched) on failure."""
+    start = time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    recover(out)
+    for stale in out.glob(".work-*"):
+        shutil.rmtree(stale, ignore_errors=True)  # left by a killed build
+    work = Path(tempfile.mkdtemp(prefix=".work-", dir=out))
+    try:
+        result = BuildResult(site=out / "site")
+        configs = {}
+        for lang in LANGS:
+            if progress:
+                progress(f"pages ({lang.upper()})")
+            configs[lang], result.pages[lang] = write_language(kb, lang, work, root, template_dir)
+        if progress:
+            progress("mkdocs (PL + EN)")
+        if parallel:
+            with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork")) as pool:
+                futures = {lang: pool.submit(run_mkdocs, str(configs[lang])) for lang in LANGS}
+                warnings = {lang: f.result() for lang, f in futures.items()}
+        else:
+            warnings = {lang: run_mkdocs(str(configs[lang])) for lang in LANGS}
+        for lang, ws in warnings.items():
+            result.warnings += [f"[{lang}] {w}" for w in ws]
+        if result.warnings:
+            raise BuildError("mkdocs reported problems; the previous site was kept", result.warnings)
+        site = work / "pl" / "site"
+        os.rename(work / "en" / "site", site / "en")
+        result.redirects = write_redirects(kb, site)
+        if progress:
+            progress("swap")
+        swap_in(site, out / "site")
+        result.seconds = time.perf_counter() - start
+        return result
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,244 @@
+"""Every page of one language, as Markdown, plus the navigation (game -> kind -> entry)."""
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import jinja2
+
+from ..model.entry import Entry
+from ..model.kb import KnowledgeBase
+from ..textfold import fold
+from . import sections, urls
+from .render import Page, esc_cell, esc_md
+
+
+def templates(extra: Path | None = None) -> jinja2.Environment:
+    """Project templates, overridable by files of the same name in `extra` (mkdocstrings-style)."""
+    loaders = []
+    if extra is not None:
+        loaders.append(jinja2.FileSystemLoader(str(extra)))
+    loaders.append(jinja2.PackageLoader("kodeks", "templates"))
+    return jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=False, keep_trailing_newline=True,
+                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+
+def _kind_name(kb: KnowledgeBase, page: Page, game: str, kind: str) -> str:
+    conf = kb.games[game].kinds.get(kind)
+    return page.plain(conf.name) if conf and conf.name else page.w("kinds")[kind]
+
+
+def entry_page(env: jinja2.Environment, kb: KnowledgeBase, entry: Entry, lang: str) -> str:
+    path = urls.entry_path(entry)
+    page = Page(kb, lang, path)
+    game = kb.games[entry.game]
+    kconf = game.kinds.get(entry.kind)
+    cat = kconf.category(entry.category) if kconf and entry.category else None
+    title = entry.title(lang)
+    desc = page.plain(entry.summary) if entry.summary else f"{title} — {page.plain(game.name)}"
+    return env.get_template("entry.md.j2").render(
+        entry=entry, page=page, s=sections.render_all(page, entry), title=f"{title} – {page.plain(game.name)}",
+        heading=esc_md(title), anchor=entry.id, description=desc,
+        kind_label=page.w("kind_one")[entry.kind], category=page.plain(cat.name) if cat else "")
+
+
+def _summary_cell(page: Page, entry: Entry) -> str:
+    if entry.summary:
+        return page.cell_text(entry.summary)
+    if entry.text:
+        first = page.text(entry.text, inline=True).strip().split("\n\n")[0]
+        return esc_cell(first if len(first) < 300 else first[:297].rsplit(" ", 1)[0] + "…")
+    return ""
+
+
+def _entry_rows(page: Page, entries: list[Entry], kind: str) -> str:
+    kb = page.kb
+    if not entries:
+        return ""
+    game = kb.games[entries[0].game]
+    kconf = game.kinds.get(kind)
+    if kind == "weapon":
+        rows = []
+        for e in entries:
+            for i, prof in enumerate(e.profiles or []):
+                label = page.link(e) if i == 0 else f"↳ {page.cell_text(prof.name) if prof.name else ''}"
+                if i == 0 and prof.name and len(e.profiles) > 1:
+                    label += f" — {page.cell_text(prof.name)}"
+                vals = dict(prof.values)
+                rows.append((label, vals, e if i == 0 else None, prof))
+        fields = [f for f in game.weapon_profile if any(f.key in r[1] for r in rows)]
+        cost_f = kconf.field("cost") if kconf else None
+        head = [page.w("name")] + [page.field_label(f) for f in fields] + [page.w("traits"), page.w("cost")]
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join([":--"] + [":-:"] * (len(head) - 1)) + "|"]
+        for label, vals, e, prof in rows:
+            traits = ", ".join(page.use(u) for u in ((e.traits if e else []) + prof.traits))
+            cost = page.value(prof.cost) if prof.cost is not None else (
+                page.value(e.values.get("cost"), cost_f) if e is not None and "cost" in e.values else "")
+            lines.append("| " + " | ".join([label] + [page.value(vals.get(f.key), f) for f in fields]
+                                           + [traits, cost]) + " |")
+        return "\n".join(lines)
+    if kind == "unit":
+        fields = [f for f in game.stat_line if any(f.key in e.stats for e in entries)]
+        vfields = [f for f in (kconf.fields if kconf else []) if f.key in ("cost", "models", "count")
+                   and any(f.key in e.values for e in entries)]
+        head = [page.w("name"), page.w("type")] + [page.field_label(f) for f in fields] + \
+               [page.field_label(f) for f in vfields]
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join([":--", ":--"] + [":-:"] * (len(head) - 2)) + "|"]
+        for e in entries:
+            lines.append("| " + " | ".join([page.link(e), page.cell_text(e.unit_type)] +
+                                           [page.value(e.stats.get(f.key), f) for f in fields] +
+                                           [page.value(e.values.get(f.key), f) for f in vfields]) + " |")
+        return "\n".join(lines)
+    # Other kinds: name, summary, and the structured values the entries carry.
+    vfields = [f for f in (kconf.fields if kconf else []) if any(f.key in e.values for e in entries)][:4]
+    head = [page.w("name"), page.w("summary")] + [page.field_label(f) for f in vfields]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join([":--", ":--"] + [":-:"] * len(vfields)) + "|"]
+    for e in entries:
+        lines.append("| " + " | ".join([page.link(e), _summary_cell(page, e)] +
+                                       [page.value(e.values.get(f.key), f) for f in vfields]) + " |")
+    return "\n".join(lines)
+
+
+def _sortable(md_table: str) -> str:
+    return f'<div class="kodeks-sortable" markdown>\n\n{md_table}\n\n</div>' if md_table else ""
+
+
+def kind_page(env, kb: KnowledgeBase, game: str, kind: str, lang: str) -> str:
+    path = urls.kind_index(game, kind)
+    page = Page(kb, lang, path)
+    g = kb.games[game]
+    kconf = g.kinds.get(kind)
+    entries = kb.of(game, kind)
+    body = []
+    if kind == "rule":
+        lines = []
+        for e in entries:
+            indent = "    " * kb.depth(e)
+            summ = f" — {page.text(e.summary, inline=True)}" if e.summary else ""
+            lines.append(f"{indent}- {page.link(e)}{summ}")
+        body.append("\n".join(lines))
+    elif kind == "term":
+        by_letter: dict[str, list[Entry]] = defaultdict(list)
+        for e in sorted(entries, key=lambda e: fold(e.name.plain(lang))):
+            by_letter[(e.name.plain(lang)[:1] or "?").upper()].append(e)
+        letters = sorted(by_letter, key=fold)
+        body.append(" · ".join(f"[{esc_md(L)}](#{_letter_anchor(L)})" for L in letters))
+        for L in letters:
+            body.append(f"## {esc_md(L)} {{: #{_letter_anchor(L)} }}")
+            items = []
+            for e in by_letter[L]:
+                definition = page.text(e.text, inline=True).split("\n\n")[0] if e.text else _summary_cell(page, e)
+                abbr = f" ({', '.join(esc_md(a) for a in e.abbreviations)})" if e.abbreviations else ""
+                items.append(f"{page.link(e)}{abbr}\n:   {definition}")
+            body.append("\n\n".join(items))
+    else:
+        cats = kconf.categories if kconf else []
+        placed = set()
+        for cat in cats:
+            members = [e for e in entries if e.category == cat.id]
+            if not members:
+                continue
+            placed.update(e.key for e in members)
+            body.append(f"## {esc_md(page.plain(cat.name))} {{: #{cat.id} }}")
+            if cat.summary:
+                body.append(page.text(cat.summary))
+            body.append(_sortable(_entry_rows(page, members, kind)))
+        rest = [e for e in entries if e.key not in placed]
+        if rest:
+            if placed:
+                body.append(f"## {page.w('other')}")
+            body.append(_sortable(_entry_rows(page, rest, kind)))
+    if not entries:
+        body.append("*—*")
+    title = _kind_name(kb, page, game, kind)
+    return env.get_template("kind.md.j2").render(
+        page=page, title=title, game_name=esc_md(page.plain(g.name)), game_path=urls.game_index(game),
+        summary=page.text(kconf.summary) if kconf and kconf.summary else "", body="\n\n".join(body))
+
+
+def _letter_anchor(letter: str) -> str:
+    return "letter-" + (fold(letter) or "x")
+
+
+def game_page(env, kb: KnowledgeBase, game: str, lang: str) -> str:
+    path = urls.game_index(game)
+    page = Page(kb, lang, path)
+    g = kb.games[game]
+    body = []
+    facts = [f"**{page.w('edition')}:** {page.text(g.edition, inline=True)}",
+             f"**{page.w('publisher')}:** {page.text(g.publisher, inline=True)}"]
+    if g.authors:
+        facts.append(f"**{page.w('authors')}:** " + ", ".join(esc_md(a) for a in g.authors))
+    facts.append(f"**{page.w('books')}:** " + "; ".join(page.text(b.title, inline=True) for b in g.books))
+    body.append("  \n".join(facts))
+    kinds = kb.kinds_of(game)
+    lines = [f"## {page.w('entries')}", "", f"| | {page.w('count')} |", "|:--|--:|"]
+    for kind in kinds:
+        n = len(kb.of(game, kind))
+        lines.append(f"| [{esc_md(_kind_name(kb, page, game, kind))}]({page.to(urls.kind_index(game, kind))}) | {n} |")
+    body.append("\n".join(lines))
+    if g.dice:
+        lines = [f"## {page.w('dice')}", ""]
+        for d in g.dice:
+            lines.append(f"- **{page.text(d.name, inline=True)}**" + (f" — {page.text(d.text, inline=True)}" if d.text else ""))
+        body.append("\n".join(lines))
+    for title, fields in ((page.w("stat_line"), g.stat_line), (page.w("weapon_profile"), g.weapon_profile),
+                          (page.plain(g.part_line.name) if g.part_line else "", g.part_line.fields if g.part_line else [])):
+        if not fields:
+            continue
+        lines = [f"## {esc_md(title)}", "", f"| {page.w('abbr')} | {page.w('name')} | {page.w('meaning')} |", "|:--|:--|:--|"]
+        for f in fields:
+            lines.append(f"| **{esc_cell(f.label(lang))}** | {page.cell_text(f.name)} | {page.cell_text(f.description)} |")
+        body.append("\n".join(lines))
+    for note in g.notes:
+        body.append(f"!!! note\n    {page.text(note.text)}")
+    notice = page.w("notice") + (" " + page.plain(g.trademarks) if g.trademarks else "")
+    body.append(f'<p class="kodeks-notice">{esc_md(notice)}</p>')
+    return env.get_template("game.md.j2").render(page=page, title=esc_md(page.plain(g.name)),
+                                                   summary=page.text(g.summary) if g.summary else "", body="\n\n".join(body))
+
+
+def home_page(env, kb: KnowledgeBase, lang: str) -> str:
+    page = Page(kb, lang, "index.md")
+    intro = {"pl": "Dwujęzyczna (polsko-angielska) baza zasad gier bitewnych: zasady, umiejętności, broń, "
+                   "jednostki i słowniczek, powiązane odnośnikami.",
+             "en": "A bilingual (Polish/English) rules reference for tabletop wargames: rules, skills, weapons, "
+                   "units and glossary, all cross-linked."}[lang]
+    cards = ['<div class="grid cards" markdown>', ""]
+    for gid, g in sorted(kb.games.items(), key=lambda kv: kv[1].name.plain(lang)):
+        n = len(kb.of(gid))
+        summary = page.plain(g.summary).split(". ")[0] + "." if g.summary else ""
+        cards.append(f"-   **[{esc_md(page.plain(g.name))}]({page.to(urls.game_index(gid))})**\n\n    ---\n\n"
+                     f"    {esc_md(summary)}\n\n    *{page.plain(g.edition)}* · {n} {page.w('entries').lower()}\n")
+    cards.append("</div>")
+    body = "\n".join(cards) + f'\n\n<p class="kodeks-notice">{esc_md(page.w("notice"))}</p>'
+    return env.get_template("home.md.j2").render(page=page, intro=intro, body=body)
+
+
+def all_pages(kb: KnowledgeBase, lang: str, template_dir: Path | None = None) -> dict[str, str]:
+    """{docs-relative path: Markdown} for every page of one language."""
+    env = templates(template_dir)
+    pages = {"index.md": home_page(env, kb, lang)}
+    for gid in kb.games:
+        pages[urls.game_index(gid)] = game_page(env, kb, gid, lang)
+        for kind in kb.kinds_of(gid):
+            pages[urls.kind_index(gid, kind)] = kind_page(env, kb, gid, kind, lang)
+    for entry in kb.entries.values():
+        pages[urls.entry_path(entry)] = entry_page(env, kb, entry, lang)
+    return pages
+
+
+def nav(kb: KnowledgeBase, lang: str) -> list:
+    """mkdocs nav: home, then per game its home and its kinds, each with its entries."""
+    page = Page(kb, lang, "index.md")
+    items: list = [{page.w("home"): "index.md"}]
+    for gid, g in sorted(kb.games.items(), key=lambda kv: kv[1].name.plain(lang)):
+        sub: list = [urls.game_index(gid)]
+        for kind in kb.kinds_of(gid):
+            entries = kb.of(gid, kind)
+            kind_items: list = [urls.kind_index(gid, kind)]
+            for e in entries:
+                kind_items.append({e.title(lang): urls.entry_path(e)})
+            sub.append({_kind_name(kb, page, gid, kind): kind_items})
+        items.append({g.name.plain(lang): sub})
+    return items

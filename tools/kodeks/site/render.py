@@ -1,0 +1,130 @@
+"""Rendering pieces of the model as Markdown for one page in one language.
+
+A `Page` knows where it sits (its path) and its language, so links come out relative and texts come out
+in the right language (or Polish, marked untranslated). Templates (kodeks/templates/*.md.j2, overridable)
+call these helpers; nothing here reads YAML.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from ..model.entry import Entry, Use
+from ..model.game import FieldDef, Game
+from ..model.kb import KnowledgeBase
+from ..model.text import BiText, Link, RichText
+from ..model.values import Gap, show
+from . import urls
+from .i18n import t
+
+
+def esc_cell(text: str) -> str:
+    """Make text safe inside a Markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", "<br>")
+
+
+def attr(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+@dataclass
+class Page:
+    kb: KnowledgeBase
+    lang: str
+    path: str  # Markdown path inside the docs folder
+
+    # --- words and links -------------------------------------------------------------------------
+    def w(self, key: str):
+        return t(self.lang, key)
+
+    def href(self, entry: Entry, anchor: str = "") -> str:
+        return urls.relative(self.path, urls.entry_path(entry), anchor)
+
+    def to(self, md_path: str, anchor: str = "") -> str:
+        return urls.relative(self.path, md_path, anchor)
+
+    def link(self, entry: Entry | None, label: str | None = None, level: str | None = None) -> str:
+        if entry is None:
+            return esc_md(label or "?")
+        text = label if label is not None else entry.title(self.lang)
+        if level:
+            text = f"{text} {level}"
+        summary = entry.summary.plain(self.lang) if entry.summary else ""
+        title = f' "{attr(summary)}"' if summary else ""
+        return f"[{esc_md(text)}]({self.href(entry)}{title})"
+
+    def use(self, use: Use, with_level: bool = True) -> str:
+        entry = self.kb.get(use.key)
+        return self.link(entry, level=use.level if with_level else None)
+
+    # --- text ------------------------------------------------------------------------------------
+    def rich(self, rich: RichText) -> str:
+        out = []
+        for part in rich.parts:
+            if isinstance(part, Link):
+                entry = self.kb.get(part.key)
+                if entry is None:
+                    out.append(part.label)
+                else:
+                    summary = entry.summary.plain(self.lang) if entry.summary else entry.title(self.lang)
+                    out.append(f'[{part.label}]({self.href(entry)} "{attr(summary)}")')
+            else:
+                out.append(part)
+        return "".join(out)
+
+    def text(self, bi: BiText | None, inline: bool = False) -> str:
+        """The text in this page's language; Polish with a visible mark where English is missing."""
+        if bi is None:
+            return ""
+        rich, translated = bi.get(self.lang)
+        body = self.rich(rich)
+        if translated:
+            return body
+        if inline:
+            return f'{body} <span class="kodeks-untranslated" title="{attr(self.w("not_translated_long"))}">' \
+                   f'{self.w("not_translated")}</span>'
+        return f'!!! kodeks-untranslated "{self.w("not_translated")}"\n    {self.w("not_translated_long")}\n\n{body}'
+
+    def plain(self, bi: BiText | None) -> str:
+        return bi.plain(self.lang) if bi else ""
+
+    def cell_text(self, bi: BiText | None) -> str:
+        return esc_cell(self.text(bi, inline=True))
+
+    # --- values ----------------------------------------------------------------------------------
+    def value(self, v, fd: FieldDef | None = None) -> str:
+        if v is None:
+            return ""
+        if isinstance(v, Gap):
+            reason = v.reason.plain(self.lang) if v.reason else self.w("gap_legend")
+            return f'<span class="kodeks-gap" title="{attr(reason)}">—</span>'
+        numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
+        unit = fd.unit if fd and numeric else ""
+        return esc_cell(show(v, signed=bool(fd and fd.signed), unit=unit))
+
+    def field_label(self, fd: FieldDef) -> str:
+        return f'<abbr title="{attr(fd.name.plain(self.lang))}">{esc_cell(fd.label(self.lang))}</abbr>'
+
+    def fields_table(self, fields: list[FieldDef], rows: list[tuple[str, dict]], first: str = "") -> str:
+        """A Markdown table with one column per field present in any row (the game's order)."""
+        used = [f for f in fields if any(f.key in vals for _, vals in rows)]
+        if not used:
+            return ""
+        head = ([first] if first else []) + [self.field_label(f) for f in used]
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join([":--"] * bool(first) + [":-:"] * len(used)) + "|"]
+        for label, vals in rows:
+            cells = ([label] if first else []) + [self.value(vals.get(f.key), f) for f in used]
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines)
+
+    def has_gap(self, *groups: dict) -> bool:
+        return any(isinstance(v, Gap) for g in groups for v in g.values())
+
+
+def esc_md(text: str) -> str:
+    return re.sub(r"([\[\]])", r"\\\1", text)
+
+
+def game_of(kb: KnowledgeBase, entry: Entry) -> Game:
+    return kb.games[entry.game]
