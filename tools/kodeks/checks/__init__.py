@@ -217,7 +217,9 @@ def _check_links(loaded: Loaded, entry: Entry, path: tuple, text: BiText, proble
         spans = [(link.start, link.end) for link in rich.links]
         for m in LOOSE_ID_RE.finditer(rich.source):
             if not any(s <= m.start() < e for s, e in spans):
-                problems.error(entry.file, yf.text_pos(lpath, m.start()), "a malformed id: link",
+                bracket = rich.source.rfind("[", 0, m.start())
+                problems.error(entry.file, yf.text_pos(lpath, bracket if bracket >= 0 else m.start()),
+                               "a malformed id: link",
                                "write [words](id:kind/id) with no spaces inside the parentheses")
         for link in rich.links:
             pos = yf.text_pos(lpath, link.start)

@@ -130,22 +130,46 @@ def _expectation(schema: dict) -> str:
     return _TYPE_WORDS.get(t, str(t))
 
 
+def _json_type(value) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return "null"
+
+
+def _shape_fits(alt: dict, value) -> bool:
+    alt = _resolve(alt)
+    t = alt.get("type")
+    if t is None:
+        return not isinstance(value, (str, int, float, bool)) or "const" in alt and alt["const"] == value
+    types = t if isinstance(t, list) else [t]
+    vt = _json_type(value)
+    return vt in types or (vt == "integer" and "number" in types)
+
+
 def _best(error: ValidationError) -> ValidationError:
-    """For a oneOf/anyOf failure on a mapping, the error of the alternative that matched best."""
-    if error.validator in ("oneOf", "anyOf") and error.context and isinstance(error.instance, dict):
-        object_errors = [e for e in error.context if e.validator not in ("type", "const")]
-        # Prefer the alternative whose own shape fits (the deepest, most specific errors).
-        candidates = object_errors or list(error.context)
-        by_alt: dict[int, list[ValidationError]] = {}
-        for e in candidates:
-            by_alt.setdefault(e.relative_schema_path[0] if e.relative_schema_path else 0, []).append(e)
-        alt_errors = min(by_alt.values(), key=len)
-        deepest = max(alt_errors, key=lambda e: len(e.absolute_path))
-        return _best(deepest)
+    """For a oneOf/anyOf failure, the error of the alternative whose shape fits the value, if exactly one does."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        alts = error.validator_value
+        fitting = [i for i, alt in enumerate(alts) if _shape_fits(alt, error.instance)]
+        if len(fitting) == 1:
+            errs = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == fitting[0]]
+            if errs:
+                deepest = max(errs, key=lambda e: len(e.absolute_path))
+                return _best(deepest)
     return error
 
 
-def describe(error: ValidationError) -> tuple[tuple, bool, str, str]:
+def describe(error: ValidationError) -> tuple[tuple, bool, str, str] | None:
     """(path, point at the key?, message, fix) for one schema error."""
     error = _best(error)
     path = tuple(error.absolute_path)
@@ -165,9 +189,13 @@ def describe(error: ValidationError) -> tuple[tuple, bool, str, str]:
     if v in ("additionalProperties", "unevaluatedProperties"):
         allowed = _allowed_keys(schema)
         unknown = [k for k in inst if k not in allowed] if isinstance(inst, dict) else []
-        key = unknown[0] if unknown else "?"
-        return (path + (key,), True, f"unknown field '{key}'{did_you_mean(key, allowed)}",
-                "allowed here: " + ", ".join(sorted(allowed)))
+        if not unknown:
+            return None  # only a side effect of another error in the same mapping (annotations dropped)
+        key = unknown[0]
+        fix = "allowed here: " + ", ".join(sorted(allowed))
+        if inst.get(key) is None and not did_you_mean(key, allowed):
+            fix = "a comma inside { } starts a new field: put quotes around a value that contains a comma; " + fix
+        return (path + (key,), True, f"unknown field '{key}'{did_you_mean(key, allowed)}", fix)
     if v == "type":
         return path, False, f"{where}: expected {_expectation(schema)}, got {_what(inst)}", "change the value's type"
     if v in ("oneOf", "anyOf"):
@@ -201,7 +229,10 @@ def check(yf: YamlFile, name: str, instance, base: tuple, problems: Problems) ->
     errors = list(validator(name).iter_errors(instance))
     seen = set()
     for error in errors:
-        path, at_key, message, fix = describe(error)
+        described = describe(error)
+        if described is None:
+            continue
+        path, at_key, message, fix = described
         full = base + path
         pos = yf.key_pos(full) if at_key else yf.pos(full)
         if (pos, message) in seen:

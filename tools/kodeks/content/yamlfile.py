@@ -172,6 +172,7 @@ class _Converter:
         self.problems = problems
         self.seen: set[int] = set()
         self.ok = True
+        self.aliases = False
 
     def err(self, pos: Pos, message: str, fix: str = "") -> None:
         self.ok = False
@@ -179,8 +180,7 @@ class _Converter:
 
     def convert(self, node, path: tuple, key_pos: Pos | None):
         if id(node) in self.seen:
-            self.err(key_pos or _pos(node.start_mark), "YAML aliases (*name) are not allowed",
-                     "write the value out in full instead of referring to an anchor")
+            self.aliases = True  # reported once per alias, at its own position, after conversion
             return None
         if not isinstance(node, ScalarNode):
             self.seen.add(id(node))
@@ -227,6 +227,18 @@ class _Converter:
         return value  # timestamps and other tags stay as the text the author typed
 
 
+def _report_aliases(path: Path, text: str, problems: Problems, limit: int = 5) -> None:
+    """Composed nodes do not say where an alias was written; the event stream does."""
+    from ruamel.yaml.events import AliasEvent
+    found = [ev.start_mark for ev in _yaml.parse(text) if isinstance(ev, AliasEvent)]
+    for mark in found[:limit]:
+        problems.error(path, _pos(mark), "YAML aliases (*name) are not allowed",
+                       "write the value out in full instead of referring to an anchor")
+    if len(found) > limit:
+        problems.error(path, _pos(found[limit]), f"{len(found) - limit} more YAML aliases in this file",
+                       "write the values out in full")
+
+
 def read_yaml(path: Path, problems: Problems) -> YamlFile:
     """Read and convert one file; problems go to `problems`; `ok` is False if the data is unusable."""
     yf = YamlFile(path)
@@ -263,6 +275,8 @@ def read_yaml(path: Path, problems: Problems) -> YamlFile:
     except RecursionError:
         problems.error(path, Pos(1, 1), "the YAML is nested too deeply", "flatten the structure")
         return yf
+    if conv.aliases:
+        _report_aliases(path, text, problems)
     # Refused constructs were reported; what remains is still checked so one run reports everything.
     yf.ok = True
     return yf

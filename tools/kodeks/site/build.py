@@ -51,6 +51,15 @@ def _alternate(lang: str) -> list[dict]:
     return [{"name": "Polski", "lang": "pl", "link": "../"}, {"name": "English", "lang": "en", "link": ""}]
 
 
+def base_config(root: Path) -> Path:
+    """The project's mkdocs.yml, or kodeks' own when the project has none."""
+    own = root / "mkdocs.yml"
+    if own.is_file():
+        return own
+    from ..content.schemas import schema_dir
+    return schema_dir().parent / "mkdocs.yml"
+
+
 def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None) -> tuple[Path, int]:
     """Write one language's docs folder and mkdocs config; returns (config path, page count)."""
     docs = work / lang / "docs"
@@ -62,7 +71,7 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
         target.write_text(text, encoding="utf-8")
     shutil.copytree(HERE / "assets", docs / "assets")
     config = {
-        "INHERIT": str(root / "mkdocs.yml"),
+        "INHERIT": str(base_config(root)),
         "docs_dir": str(docs),
         "site_dir": str(work / lang / "site"),
         "theme": {"language": lang, "custom_dir": str(HERE / "overrides")},
@@ -176,12 +185,15 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
             configs[lang], result.pages[lang] = write_language(kb, lang, work, root, template_dir)
         if progress:
             progress("mkdocs (PL + EN)")
-        if parallel:
-            with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork")) as pool:
-                futures = {lang: pool.submit(run_mkdocs, str(configs[lang])) for lang in LANGS}
-                warnings = {lang: f.result() for lang, f in futures.items()}
-        else:
-            warnings = {lang: run_mkdocs(str(configs[lang])) for lang in LANGS}
+        try:
+            if parallel:
+                with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork")) as pool:
+                    futures = {lang: pool.submit(run_mkdocs, str(configs[lang])) for lang in LANGS}
+                    warnings = {lang: f.result() for lang, f in futures.items()}
+            else:
+                warnings = {lang: run_mkdocs(str(configs[lang])) for lang in LANGS}
+        except Exception as exc:  # noqa: BLE001 - mkdocs raises many kinds; the author needs the message
+            raise BuildError(f"mkdocs failed: {type(exc).__name__}: {exc}".strip()) from exc
         for lang, ws in warnings.items():
             result.warnings += [f"[{lang}] {w}" for w in ws]
         if result.warnings:

@@ -1,0 +1,57 @@
+"""The validator on fixtures: a clean fixture passes; every malformed case gives its located error."""
+import ast
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from conftest import MINI, run_kodeks
+from kodeks.project import load_and_check
+
+CASES = YAML(typ="safe").load((Path(__file__).parent / "bad_input" / "cases.yaml").read_text(encoding="utf-8"))
+GAME = "ciernie-i-gwiazdy"
+
+
+def test_fixture_is_valid():
+    checked = load_and_check(MINI, MINI.parent)
+    assert [p.format() for p in checked.problems.items] == []
+    assert len(checked.kb.entries) == 13
+
+
+def _write_case(content: Path, case: dict) -> Path:
+    rel = case["path"]
+    target = content / rel[1:] if rel.startswith("/") else content / GAME / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if "content_bytes" in case:
+        target.write_bytes(eval(case["content_bytes"], {"__builtins__": {}}))  # noqa: S307 - test data literals
+    else:
+        target.write_text(case["content"], encoding="utf-8", newline="")
+    return target
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_bad_input_gives_located_error(case, mini):
+    target = _write_case(mini, case)
+    checked = load_and_check(mini, mini.parent)
+    where, message = case["error"]
+    line, col = map(int, where.split(":"))
+    rel = str(target.relative_to(mini.parent)) if "kind folder" not in message else str(target.parent.relative_to(mini.parent))
+    found = [p for p in checked.problems.errors if p.path == rel and (p.pos.line, p.pos.col) == (line, col)
+             and message in p.message]
+    assert found, "expected %s:%s: ...%s...; got:\n%s" % (rel, where, message,
+                                                       "\n".join(p.format() for p in checked.problems.items))
+    assert all(p.fix for p in checked.problems.errors), "every error says how to fix it"
+
+
+def test_corpus_is_large_enough():
+    assert len(CASES) >= 30
+
+
+def test_cli_exit_status_and_format(mini):
+    _write_case(mini, next(c for c in CASES if c["name"] == "unknown-field"))
+    proc = run_kodeks("validate", "--content", mini, cwd=mini.parent)
+    assert proc.returncode == 1
+    assert "content/ciernie-i-gwiazdy/skill/bad.yaml:4:1: error: unknown field 'sumary'" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    ok = run_kodeks("validate", "--content", MINI, cwd=MINI.parent)
+    assert ok.returncode == 0 and "13 entries" in ok.stdout
