@@ -1,12 +1,14 @@
 """The `kodeks` command: validate, build, serve, new, stats, export."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from .project import Checked, find_root, load_and_check
 
@@ -203,6 +205,64 @@ def serve(content: Optional[Path] = ContentOpt,
     finally:
         stop.set()
         server.server_close()
+
+
+def _search_index(root: Path, content_dir: Path, out_dir: Path, lang: str):
+    """The whoosh index of `lang`, built from the content first if build/ has none."""
+    from .search.engine import Engine, build as build_index
+    folder = out_dir / "search" / lang
+    if not (folder / "phrases.json").is_file():
+        checked = load_and_check(content_dir, root)
+        if not _report(checked, quiet_ok=True):
+            raise typer.Exit(1)
+        for lg in ("pl", "en"):
+            build_index(checked.kb, lg, out_dir / "search" / lg)
+    return Engine(folder, lang)
+
+
+@app.command()
+def search(query: str = typer.Argument(..., help="What to look for, as you would type it at the table."),
+           game: Optional[str] = typer.Option(None, "--game", help="Only this game (id)."),
+           kind: Optional[str] = typer.Option(None, "--kind", help="Only this kind: rule, skill, weapon..."),
+           lang: str = typer.Option("pl", "--lang", help="pl or en."),
+           limit: int = typer.Option(10, "--limit", min=1, max=100),
+           json_out: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+           content: Optional[Path] = ContentOpt,
+           out_dir: Optional[Path] = typer.Option(None, "--out", help="Where the build is (default: build/).")) -> None:
+    """Search the knowledge base (Polish or English, with or without Polish letters, any inflected form)."""
+    import json
+    if lang not in ("pl", "en"):
+        err.print("--lang must be pl or en", style="red")
+        raise typer.Exit(2)
+    root, content_dir = _paths(content)
+    engine = _search_index(root, content_dir, out_dir or root / "build", lang)
+    if game and game not in engine.games:
+        err.print(f"unknown game '{game}'; games: {', '.join(sorted(engine.games))}", style="red")
+        raise typer.Exit(2)
+    result = engine.search(query, game=game, kind=kind, limit=limit,
+                           mark=("<mark>", "</mark>") if json_out else ("[bold yellow]", "[/bold yellow]"))
+    if json_out:
+        print(json.dumps({"query": result.query, "message": result.message, "suggestion": result.suggestion,
+                          "results": [h.__dict__ for h in result.hits]}, ensure_ascii=False, indent=1))
+        return
+    if result.message:
+        out.print(result.message)
+        return
+    if not result.hits:
+        dym = "did you mean" if lang == "en" else "czy chodziło o"
+        nothing = "nothing found" if lang == "en" else "nic nie znaleziono"
+        out.print(f"{nothing}" + (f"; {dym}: [bold]{escape(result.suggestion)}[/bold]?" if result.suggestion else ""))
+        raise typer.Exit(1)
+    for i, h in enumerate(result.hits, 1):
+        out.print(f"[bold]{i}. {escape(h.title)}[/bold]  [dim]{escape(h.kind_label)} · {escape(h.game_name)}[/dim]")
+        out.print("   " + _markup_snippet(h.snippet))
+        out.print(f"   [cyan]build/site/{escape(h.url)}[/cyan]")
+
+
+def _markup_snippet(snippet: str) -> str:
+    # The snippet carries rich markup around matches only; everything else is escaped.
+    parts = re.split(r"(\[bold yellow\]|\[/bold yellow\])", snippet)
+    return "".join(p if p in ("[bold yellow]", "[/bold yellow]") else escape(p) for p in parts)
 
 
 def main() -> None:

@@ -38,7 +38,15 @@ class KnowledgeBase:
         items = [e for e in self.entries.values() if e.game == game and (kind is None or e.kind == kind)]
         if kind == "rule":
             return self.rules_in_order(game)
-        return sorted(items, key=lambda e: e.order)
+        return sorted(items, key=lambda e: (self._category_index(e), e.order))
+
+    def _category_index(self, entry: Entry) -> int:
+        """Entries follow the order of their categories in game.yaml, then the order of files and entries."""
+        conf = self.games[entry.game].kinds.get(entry.kind) if entry.game in self.games else None
+        if conf is None or entry.category is None:
+            return 10**6
+        ids = [c.id for c in conf.categories]
+        return ids.index(entry.category) if entry.category in ids else 10**6
 
     def kinds_of(self, game: str) -> list[str]:
         present = {e.kind for e in self.entries.values() if e.game == game}

@@ -35,6 +35,7 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     redirects: int = 0
+    search_docs: dict[str, int] = field(default_factory=dict)
 
 
 class BuildError(Exception):
@@ -201,6 +202,11 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
         site = work / "pl" / "site"
         os.rename(work / "en" / "site", site / "en")
         result.redirects = write_redirects(kb, site)
+        if progress:
+            progress("search index")
+        from ..search.engine import build as build_index
+        for lang in LANGS:
+            result.search_docs[lang] = build_index(kb, lang, out / "search" / lang)
         if progress:
             progress("swap")
         swap_in(site, out / "site")

@@ -1,0 +1,71 @@
+"""The analysis both search engines share.
+
+Text -> words (numbers like 5.7.2 kept whole) -> folded (lowercase, no diacritics, ł -> l) -> stop words
+dropped -> stemmed (Snowball Polish or English, on the folded word, so 'kamuflazem' typed without Polish
+letters stems like 'kamuflażem'). Glossary terms add one more token: every inflected form of a term (one
+word or several) is recognised and emits the term's tag, so 'walce wręcz' finds 'walka wręcz' although
+the stemmer gives them different stems.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import Stemmer
+
+from ..textfold import fold
+
+WORD_RE = re.compile(r"\d+(?:\.\d+)+|[^\W_]+", re.UNICODE)
+
+STOP = {
+    "pl": set("""a aby albo ale ani bo by być być co czy dla do gdy go i ich im in jak jako jest jego jej jeśli
+              już lub ma mają może na nad nie niż o od oraz po pod przez przy się są ta tak te tego tej to tu
+              tylko tym w we z za ze że i""".split()),
+    "en": set("""a an and are as at be by for from has have if in into is it its of on or that the their then
+              there these this to was were when which with""".split()),
+}
+STOP = {lang: {fold(w) for w in words} for lang, words in STOP.items()}
+STEMMERS = {"pl": "polish", "en": "english"}
+
+
+def words(text: str) -> list[str]:
+    """Folded words; a dotted number (a rule number) stays one word with dots turned into hyphens."""
+    return [fold(w).replace(".", "-") for w in WORD_RE.findall(text or "")]
+
+
+class Analyzer:
+    def __init__(self, lang: str, phrases: list[tuple[tuple[str, ...], str]] | None = None):
+        self.lang = lang
+        self._stemmer = Stemmer.Stemmer(STEMMERS[lang])
+        self.stop = STOP[lang]
+        self.phrases: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for toks, tag in phrases or []:
+            self.phrases.setdefault(toks[0], []).append((toks, tag))
+        for first in self.phrases:
+            self.phrases[first].sort(key=lambda p: -len(p[0]))  # longest form wins
+        self.stem = lru_cache(maxsize=200_000)(self._stem)
+
+    def _stem(self, word: str) -> str:
+        if word[:1].isdigit():
+            return word
+        return self._stemmer.stemWord(word)
+
+    def tags(self, ws: list[str]) -> list[str]:
+        out = []
+        i = 0
+        while i < len(ws):
+            for toks, tag in self.phrases.get(ws[i], ()):
+                if tuple(ws[i:i + len(toks)]) == toks:
+                    out.append(tag)
+                    break
+            i += 1
+        return out
+
+    def analyze(self, text: str) -> list[str]:
+        """Index/query tokens of a text: stems of the non-stop words, then glossary tags."""
+        ws = words(text)
+        return [self.stem(w) for w in ws if w not in self.stop] + self.tags(ws)
+
+    def raw(self, text: str) -> list[str]:
+        """Folded, unstemmed words (for typo matching)."""
+        return [w for w in words(text) if w not in self.stop]

@@ -1,0 +1,122 @@
+"""What the search engines index: one document per entry per language, and the glossary phrase table."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model.entry import Entry
+from ..model.kb import KnowledgeBase
+from ..model.text import BiText
+from ..site import urls
+from ..site.i18n import t
+from ..textfold import fold
+from .analysis import words
+
+# How much a match in each field counts, relative to the body text.
+BOOSTS = {"exact": 40.0, "name": 10.0, "alias": 6.0, "summary": 2.5, "body": 1.0}
+
+
+@dataclass
+class Doc:
+    key: str
+    game: str
+    kind: str
+    url: str
+    title: str
+    game_name: str
+    kind_label: str
+    name: str
+    alias: str
+    summary: str
+    body: str
+    snippet: str
+
+    @property
+    def exact(self) -> str:
+        return " ".join(words(self.name))
+
+
+_MD = re.compile(r"(\*\*|__|`|^#+\s*|^\s*[-*]\s+|^\s*\d+\.\s+|\|)", re.M)
+
+
+def _plain(bi: BiText | None, lang: str) -> str:
+    """Plain words: links as their labels, Markdown marks removed."""
+    return _MD.sub(" ", bi.plain(lang)).replace("  ", " ") if bi else ""
+
+
+def _body(entry: Entry, lang: str) -> str:
+    parts = [_plain(entry.text, lang), _plain(entry.unit_type, lang)]
+    for lv in entry.levels:
+        parts += [lv.level, _plain(lv.name, lang), _plain(lv.text, lang)]
+    for table in entry.tables:
+        parts.append(_plain(table.caption, lang))
+        for row in table.rows:
+            parts += [c.plain(lang) if isinstance(c, BiText) else str(c) for c in row
+                      if isinstance(c, (BiText, str, int, float))]
+    for opt in entry.options:
+        parts.append(_plain(opt.text, lang))
+    for prof in entry.profiles:
+        parts.append(_plain(prof.name, lang))
+    return "\n".join(p for p in parts if p)
+
+
+def doc(kb: KnowledgeBase, entry: Entry, lang: str) -> Doc:
+    other = "en" if lang == "pl" else "pl"
+    game = kb.games[entry.game]
+    kconf = game.kinds.get(entry.kind)
+    alias = list(entry.aliases.get(lang, [])) + list(entry.synonyms.get(lang, [])) + list(entry.forms.get(lang, []))
+    alias += entry.abbreviations
+    other_name = entry.name.en.plain() if other == "en" and entry.name.en else entry.name.pl.plain()
+    if other_name != entry.name.plain(lang):
+        alias.append(other_name)
+    name = entry.name.plain(lang)
+    if entry.number:
+        name = f"{entry.number} {name}"
+    summary = _plain(entry.summary, lang)
+    body = _body(entry, lang)
+    return Doc(
+        key=str(entry.key), game=entry.game, kind=entry.kind,
+        url=urls.site_url(entry.key, kb, lang) or "", title=entry.title(lang),
+        game_name=game.name.plain(lang),
+        kind_label=(kconf.name.plain(lang) if kconf and kconf.name else t(lang, "kinds")[entry.kind]),
+        name=name, alias="\n".join(alias), summary=summary, body=body,
+        snippet=(summary + "\n" + body).strip())
+
+
+def documents(kb: KnowledgeBase, lang: str) -> list[Doc]:
+    return [doc(kb, e, lang) for e in sorted(kb.entries.values(), key=lambda e: (e.game, e.kind, e.order))]
+
+
+def phrases(kb: KnowledgeBase, lang: str) -> list[tuple[tuple[str, ...], str]]:
+    """Every glossary form -> the tag of the concept it names (the term's target, or the term itself)."""
+    concepts: dict[str, str] = {}
+    out: dict[tuple[str, ...], str] = {}
+    for entry in sorted(kb.entries.values(), key=lambda e: str(e.key)):
+        if entry.kind != "term":
+            continue
+        concept = str(entry.target.key if entry.target else entry.key)
+        tag = concepts.setdefault(concept, f"g{len(concepts)}")
+        forms = [entry.name.plain(lang)] + entry.forms.get(lang, []) + entry.synonyms.get(lang, [])
+        forms += entry.abbreviations
+        if lang == "en" and entry.name.en is None:
+            forms = forms[1:]
+        for form in forms:
+            toks = tuple(words(form))
+            if toks and toks not in out:
+                out[toks] = tag
+    return sorted(out.items())
+
+
+def concept_tags(kb: KnowledgeBase, lang: str) -> dict[str, str]:
+    """Entry key -> the glossary tag that names it (so the entry itself carries the tag in its name)."""
+    tags = {}
+    table = dict(phrases(kb, lang))
+    for entry in kb.entries.values():
+        if entry.kind != "term":
+            continue
+        concept = str(entry.target.key if entry.target else entry.key)
+        toks = tuple(words(entry.name.plain(lang)))
+        if toks in table:
+            tags[concept] = table[toks]
+            tags[str(entry.key)] = table[toks]
+    return tags
