@@ -71,6 +71,8 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     shutil.copytree(HERE / "assets", docs / "assets")
+    from ..search.browser import build_index, script
+    (docs / "assets" / "kodeks-index.js").write_text(script(build_index(kb, lang)), encoding="utf-8")
     config = {
         "INHERIT": str(base_config(root)),
         "docs_dir": str(docs),

@@ -1,0 +1,213 @@
+/* kodeks site search: the browser half of kodeks' search (see tools/kodeks/search/browser.py).
+   The index (assets/kodeks-index.js) carries the Python analyzer's word -> token table, so a query is folded,
+   looked up and scored here the way `kodeks search` does it. Works offline and from file://. */
+(function () {
+  "use strict";
+  var WORD = /\d+(?:\.\d+)+|[\p{L}\p{N}]+/gu;
+  var state = { index: null, loading: false, waiting: [] };
+
+  function fold(w) {
+    return w.replace(/ł/g, "l").replace(/Ł/g, "l").normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase().replace(/\./g, "-");
+  }
+  function words(text) { return (String(text).match(WORD) || []).map(fold); }
+
+  function base() {
+    var cfg = document.getElementById("__config");
+    try { return JSON.parse(cfg.textContent).base || "."; } catch (e) { return "."; }
+  }
+
+  function load(done) {
+    if (state.index) return done(state.index);
+    state.waiting.push(done);
+    if (state.loading) return;
+    state.loading = true;
+    var s = document.createElement("script");
+    s.src = base() + "/assets/kodeks-index.js";
+    s.onload = function () {
+      state.index = prepare(window.KODEKS_INDEX);
+      state.waiting.splice(0).forEach(function (f) { f(state.index); });
+    };
+    s.onerror = function () { state.loading = false; };
+    document.head.appendChild(s);
+  }
+
+  function prepare(ix) {
+    ix.stopSet = new Set(ix.stop);
+    ix.phraseMap = {};
+    ix.phrases.forEach(function (p) {
+      (ix.phraseMap[p[0][0]] = ix.phraseMap[p[0][0]] || []).push(p);
+    });
+    Object.keys(ix.phraseMap).forEach(function (k) { ix.phraseMap[k].sort(function (a, b) { return b[0].length - a[0].length; }); });
+    ix.rawWords = Object.keys(ix.raw);
+    return ix;
+  }
+
+  function stemOf(ix, w) {
+    if (Object.prototype.hasOwnProperty.call(ix.stems, w)) return [ix.stems[w]];
+    if (binaryHas(ix.vocab, w)) return [w];
+    if (w.length < 3) return [w];
+    // A form the texts never use: take the tokens of the known words it begins (bounded).
+    var out = [], i = lowerBound(ix.vocab, w);
+    for (; i < ix.vocab.length && ix.vocab[i].lastIndexOf(w, 0) === 0 && out.length < 12; i++) {
+      var t = ix.stems[ix.vocab[i]] || ix.vocab[i];
+      if (out.indexOf(t) < 0) out.push(t);
+    }
+    if (!out.length) {  // or the known word that is its longest prefix (kamuflazami -> kamuflaz)
+      for (var n = w.length - 1; n >= 4; n--) {
+        var p = w.slice(0, n);
+        if (binaryHas(ix.vocab, p)) { out.push(ix.stems[p] || p); break; }
+      }
+    }
+    return out.length ? out : [w];
+  }
+  function lowerBound(arr, x) {
+    var lo = 0, hi = arr.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (arr[mid] < x) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+  function binaryHas(arr, x) { var i = lowerBound(arr, x); return i < arr.length && arr[i] === x; }
+
+  function analyze(ix, query) {
+    var ws = words(query), groups = [], raw = [];
+    ws.forEach(function (w) {
+      if (ix.stopSet.has(w)) return;
+      raw.push(w);
+      groups.push(stemOf(ix, w));
+    });
+    for (var i = 0; i < ws.length; i++) {
+      var cands = ix.phraseMap[ws[i]] || [];
+      for (var j = 0; j < cands.length; j++) {
+        var toks = cands[j][0];
+        if (toks.every(function (t, k) { return ws[i + k] === t; })) { groups.push([cands[j][1]]); break; }
+      }
+    }
+    return { groups: groups, raw: raw, exact: ws.join(" ") };
+  }
+
+  function idf(ix, df) { return Math.log(ix.n / (df + 1)) + 1; }
+
+  function editDistanceAtMost(a, b, max) {
+    if (Math.abs(a.length - b.length) > max) return false;
+    var prev = [], cur, i, j;
+    for (j = 0; j <= b.length; j++) prev[j] = j;
+    for (i = 1; i <= a.length; i++) {
+      cur = [i];
+      var best = i;
+      for (j = 1; j <= b.length; j++) {
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (cur[j] < best) best = cur[j];
+      }
+      if (best > max) return false;
+      prev = cur;
+    }
+    return prev[b.length] <= max;
+  }
+
+  function search(ix, query, limit) {
+    var q = analyze(ix, String(query).slice(0, 1000));
+    var scores = {}, matched = {}, total = q.groups.length;
+    q.groups.forEach(function (group, g) {
+      group.forEach(function (tok) {
+        var p = ix.postings[tok];
+        if (!p) return;
+        var weight = idf(ix, p.length / 2);
+        for (var i = 0; i < p.length; i += 2) {
+          scores[p[i]] = (scores[p[i]] || 0) + weight * p[i + 1] / 10;
+          (matched[p[i]] = matched[p[i]] || {})[g] = true;
+        }
+      });
+    });
+    (ix.exact[q.exact] || []).forEach(function (d) {
+      scores[d] = (scores[d] || 0) + ix.exactBoost * idf(ix, 1) * 1.2;
+      matched[d] = matched[d] || {};
+      q.groups.forEach(function (_, g) { matched[d][g] = true; });
+    });
+    q.raw.forEach(function (w) {  // typos: one letter wrong (two in long words) in a name
+      if (w.length < 4 || ix.raw[w]) return;
+      var max = w.length < 8 ? 1 : 2;
+      ix.rawWords.forEach(function (cand) {
+        if (cand[0] === w[0] && editDistanceAtMost(w, cand, max)) {
+          ix.raw[cand].forEach(function (d) { scores[d] = (scores[d] || 0) + 3 * idf(ix, ix.raw[cand].length); });
+        }
+      });
+    });
+    var ranked = Object.keys(scores).map(function (d) {
+      var m = matched[d] ? Object.keys(matched[d]).length : 0;
+      var cover = total ? 0.1 + 0.9 * m / total : 1;
+      return [Number(d), scores[d] * cover];
+    });
+    ranked.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+    return { hits: ranked.slice(0, limit || 20), analysis: q };
+  }
+
+  function render(ix, box, query) {
+    var list = box.querySelector(".md-search-result__list");
+    var meta = box.querySelector(".md-search-result__meta");
+    var t = ix.lang === "en"
+      ? { none: "Nothing found", one: "1 result", many: " results", hint: "Type to search" }
+      : { none: "Nic nie znaleziono", one: "1 wynik", many: " wyników", hint: "Wpisz, czego szukasz" };
+    list.innerHTML = "";
+    if (!words(query).length) { meta.textContent = t.hint; return; }
+    var res = search(ix, query, 30);
+    meta.textContent = res.hits.length === 0 ? t.none : res.hits.length === 1 ? t.one : res.hits.length + t.many;
+    var root = base() + "/";
+    var prefix = ix.lang === "en" ? "en/" : "";
+    res.hits.forEach(function (hit) {
+      var d = ix.docs[hit[0]];
+      var url = d[1].lastIndexOf(prefix, 0) === 0 ? d[1].slice(prefix.length) : d[1];
+      var li = document.createElement("li");
+      li.className = "md-search-result__item";
+      var a = document.createElement("a");
+      a.className = "md-search-result__link";
+      a.href = root + url;
+      a.setAttribute("data-kodeks-key", d[5] + "/" + d[4]);
+      var art = document.createElement("article");
+      art.className = "md-search-result__article md-typeset";
+      var h = document.createElement("h1");
+      h.textContent = d[0];
+      var badge = document.createElement("p");
+      badge.className = "kodeks-search-meta";
+      badge.textContent = d[2] + " · " + d[3];
+      var p = document.createElement("p");
+      p.textContent = d[6];
+      art.appendChild(h); art.appendChild(badge); art.appendChild(p);
+      a.appendChild(art); li.appendChild(a); list.appendChild(li);
+    });
+  }
+
+  function init() {
+    var box = document.querySelector("[data-kodeks-search]");
+    if (!box) return;
+    var input = box.querySelector("input");
+    var toggle = document.getElementById("__search");
+    var timer = null;
+    function run() { load(function (ix) { render(ix, box, input.value); }); }
+    input.addEventListener("focus", function () { load(function () {}); });
+    input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 80); });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        var first = box.querySelector(".md-search-result__link");
+        if (first) window.location.href = first.href;
+      } else if (e.key === "Escape") { toggle.checked = false; input.blur(); }
+    });
+    box.querySelector("form").addEventListener("submit", function (e) { e.preventDefault(); });
+    box.querySelector("button[type=reset]").addEventListener("click", function () { input.value = ""; run(); input.focus(); });
+    toggle.addEventListener("change", function () { if (toggle.checked) setTimeout(function () { input.focus(); }, 50); });
+    document.addEventListener("keydown", function (e) {
+      var tag = (document.activeElement && document.activeElement.tagName) || "";
+      if ((e.key === "/" || e.key === "s") && !/INPUT|TEXTAREA|SELECT/.test(tag) && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault(); toggle.checked = true; input.focus();
+      }
+    });
+    var params = new URLSearchParams(window.location.search);
+    if (params.get("q")) { toggle.checked = true; input.value = params.get("q"); run(); }
+  }
+
+  window.kodeksSearch = { fold: fold, words: words, search: function (q, limit) {
+    if (!state.index && window.KODEKS_INDEX) state.index = prepare(window.KODEKS_INDEX);
+    return state.index ? search(state.index, q, limit) : null;
+  }, load: load };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();
