@@ -17,6 +17,7 @@ from .analysis import Analyzer, STOP, words
 from .documents import BOOSTS, concept_tags, documents, phrases
 
 K1, B = 1.2, 0.75
+from .engine import FUZZY_BOOST
 FIELDS = ("name", "alias", "summary", "body")
 
 
@@ -28,7 +29,7 @@ def build_index(kb: KnowledgeBase, lang: str) -> dict:
     docs = documents(kb, lang)
     per_doc: list[dict[str, list[str]]] = []
     stems: dict[str, str] = {}
-    raw_docs: dict[str, set[int]] = defaultdict(set)
+    raw_fields: list[list[str]] = []
     exact: dict[str, list[int]] = defaultdict(list)
     for i, d in enumerate(docs):
         fields = {"name": analyzer.analyze(d.name) + ([tags[d.key]] if d.key in tags else []),
@@ -43,8 +44,7 @@ def build_index(kb: KnowledgeBase, lang: str) -> dict:
             for w in words(text):
                 if w not in STOP[lang] and w not in stems:
                     stems[w] = analyzer.stem(w)
-        for w in analyzer.raw(d.name + " " + d.alias):
-            raw_docs[w].add(i)
+        raw_fields.append(analyzer.raw(d.name + " " + d.alias))
     for toks, _ in table:
         for w in toks:
             stems.setdefault(w, analyzer.stem(w))
@@ -59,6 +59,13 @@ def build_index(kb: KnowledgeBase, lang: str) -> dict:
             for tok, tf in Counter(toks).items():
                 w = BOOSTS[f] * tf * (K1 + 1) / (tf + norm)
                 weights[tok][i] = weights[tok].get(i, 0.0) + w
+    # Typo matching works on unstemmed name words, weighted like a field (short names count more).
+    raw_avg = (sum(len(r) for r in raw_fields) / max(len(raw_fields), 1)) or 1.0
+    raw_w: dict[str, dict[int, float]] = defaultdict(dict)
+    for i, toks in enumerate(raw_fields):
+        norm = K1 * (1 - B + B * len(toks) / raw_avg)
+        for tok, tf in Counter(toks).items():
+            raw_w[tok][i] = FUZZY_BOOST * tf * (K1 + 1) / (tf + norm)
     postings = {}
     for tok, docs_w in weights.items():
         flat = []
@@ -77,7 +84,7 @@ def build_index(kb: KnowledgeBase, lang: str) -> dict:
         "phrases": [[list(t), g] for t, g in table],
         "postings": postings,
         "exact": {k: v for k, v in exact.items() if k},
-        "raw": {w: sorted(ds) for w, ds in raw_docs.items()},
+        "raw": {w: [x for i in sorted(ds) for x in (i, max(1, round(ds[i] * 10)))] for w, ds in raw_w.items()},
         "idf": "whoosh",  # log(N / (df + 1)) + 1, as whoosh's BM25F computes it
     }
 

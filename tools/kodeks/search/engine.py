@@ -17,13 +17,45 @@ from pathlib import Path
 from whoosh import index as wix
 from whoosh.analysis import SpaceSeparatedTokenizer
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.query import FuzzyTerm, Or, Term, And
+from whoosh.query import And, DisjunctionMax, Or, Term
 
 from ..model.kb import KnowledgeBase
 from .analysis import Analyzer, words
 from .documents import BOOSTS, concept_tags, documents, phrases
 
 MAX_QUERY = 1000
+FUZZY_BOOST = 3.0
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or limit + 1 as soon as it is sure to exceed `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return prev[-1]
+
+
+def typo_candidates(word: str, vocab) -> list[str]:
+    """Known name words one letter away (two in words of 8+ letters), the closest ones only; the first
+    letter must match. The browser search applies the same rule."""
+    limit = 1 if len(word) < 8 else 2
+    best, out = limit + 1, []
+    for cand in vocab:
+        if cand[:1] != word[:1]:
+            continue
+        d = edit_distance(word, cand, limit)
+        if d < best:
+            best, out = d, [cand]
+        elif d == best and d <= limit:
+            out.append(cand)
+    return sorted(out) if best <= limit else []
 SEARCH_FIELDS = ("name", "alias", "summary", "body")
 
 
@@ -138,7 +170,9 @@ class Engine:
             parts.append(Or([Term(f, tok, boost=BOOSTS[f]) for f in SEARCH_FIELDS]))
         for w in raw[:12]:
             if len(w) >= 4 and w not in self.raw_vocab:
-                parts.append(FuzzyTerm("raw", w, boost=3.0, maxdist=1 if len(w) < 8 else 2, prefixlength=1))
+                near = typo_candidates(w, self.raw_vocab)
+                if near:
+                    parts.append(DisjunctionMax([Term("raw", c, boost=FUZZY_BOOST) for c in near]))
         q = Or(parts, scale=0.9)
         filters = [Term("game", game)] if game else []
         if kind:

@@ -87,8 +87,8 @@
 
   function idf(ix, df) { return Math.log(ix.n / (df + 1)) + 1; }
 
-  function editDistanceAtMost(a, b, max) {
-    if (Math.abs(a.length - b.length) > max) return false;
+  function editDistance(a, b, limit) {  // Levenshtein, or limit + 1 once it must exceed limit
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
     var prev = [], cur, i, j;
     for (j = 0; j <= b.length; j++) prev[j] = j;
     for (i = 1; i <= a.length; i++) {
@@ -98,10 +98,10 @@
         cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
         if (cur[j] < best) best = cur[j];
       }
-      if (best > max) return false;
+      if (best > limit) return limit + 1;
       prev = cur;
     }
-    return prev[b.length] <= max;
+    return prev[b.length];
   }
 
   function search(ix, query, limit) {
@@ -123,14 +123,20 @@
       matched[d] = matched[d] || {};
       q.groups.forEach(function (_, g) { matched[d][g] = true; });
     });
-    q.raw.forEach(function (w) {  // typos: one letter wrong (two in long words) in a name
+    q.raw.forEach(function (w) {  // typos: the closest known name words, one letter off (two in long words)
       if (w.length < 4 || ix.raw[w]) return;
-      var max = w.length < 8 ? 1 : 2;
+      var limit = w.length < 8 ? 1 : 2, best = limit + 1, near = [];
       ix.rawWords.forEach(function (cand) {
-        if (cand[0] === w[0] && editDistanceAtMost(w, cand, max)) {
-          ix.raw[cand].forEach(function (d) { scores[d] = (scores[d] || 0) + 3 * idf(ix, ix.raw[cand].length); });
-        }
+        if (cand[0] !== w[0]) return;
+        var d = editDistance(w, cand, limit);
+        if (d < best) { best = d; near = [cand]; } else if (d === best && d <= limit) near.push(cand);
       });
+      var top = {};  // per document the best of the candidates, as whoosh's DisjunctionMax
+      near.forEach(function (cand) {
+        var p = ix.raw[cand], weight = idf(ix, p.length / 2);
+        for (var i = 0; i < p.length; i += 2) top[p[i]] = Math.max(top[p[i]] || 0, weight * p[i + 1] / 10);
+      });
+      Object.keys(top).forEach(function (d) { scores[d] = (scores[d] || 0) + top[d]; });
     });
     var ranked = Object.keys(scores).map(function (d) {
       var m = matched[d] ? Object.keys(matched[d]).length : 0;

@@ -1,0 +1,91 @@
+"""Search on the shipped content: the CLI (whoosh) and the site (browser) find the same entries."""
+import json
+import os
+import pathlib
+
+import pytest
+
+from conftest import run_kodeks
+
+CASES = [  # (query as a player types it, language, the entry that must come first)
+    ("kamuflazem", "pl", "ciernie-i-gwiazdy/equipment/camouflage"),
+    ("Kamuflaż", "pl", "ciernie-i-gwiazdy/equipment/camouflage"),
+    ("walki wrecz", "pl", "ciernie-i-gwiazdy/rule/melee"),
+    ("walce wręcz", "pl", "ciernie-i-gwiazdy/rule/melee"),
+    ("regeneracji", "pl", "ciernie-i-gwiazdy/skill/regeneration"),
+    ("kamuflarz", "pl", "ciernie-i-gwiazdy/equipment/camouflage"),
+    ("dodge", "en", "ciernie-i-gwiazdy/skill/dodge"),
+    ("Unik", "en", "ciernie-i-gwiazdy/skill/dodge"),
+]
+
+
+def search(query, *args):
+    proc = run_kodeks("search", query, "--json", *args)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc, (json.loads(proc.stdout) if proc.stdout.strip().startswith("{") else None)
+
+
+@pytest.mark.parametrize("query,lang,key", CASES)
+def test_cli_ranks_the_named_entry_first(real_build, query, lang, key):
+    _, data = search(query, "--lang", lang, "--out", real_build.parent)
+    assert data["results"][0]["key"] == key, [r["key"] for r in data["results"][:5]]
+
+
+@pytest.mark.parametrize("query", ['"', "((", "AND", "kamuflaż AND OR NOT", "a" * 1000, "🙂🙂", "   ", "*", "?:~^",
+                                   "zasięg) OR (", "ł" * 50])
+def test_any_input_gives_results_or_a_message(real_build, query):
+    proc, data = search(query, "--out", real_build.parent)
+    assert proc.returncode in (0, 1)
+    assert data is not None and (data["results"] or data["message"] or "suggestion" in data)
+
+
+def test_did_you_mean_when_nothing_matches(real_build):
+    proc = run_kodeks("search", "regenerxzqa", "--out", real_build.parent)
+    assert proc.returncode == 1 and "czy chodziło o" in proc.stdout
+
+
+def test_filters_and_text_output(real_build):
+    _, data = search("kamuflaż", "--kind", "term", "--out", real_build.parent)
+    assert data["results"] and all(r["kind"] == "term" for r in data["results"])
+    _, data = search("kamuflaż", "--game", "ciernie-i-gwiazdy", "--out", real_build.parent)
+    assert all(r["game"] == "ciernie-i-gwiazdy" for r in data["results"])
+    text = run_kodeks("search", "walki wręcz", "--out", real_build.parent).stdout
+    assert "1. Walka wręcz" in text and "build/site/ciernie-i-gwiazdy/rule/melee.html" in text
+    assert "<mark>" in json.dumps(search("kamuflaż", "--out", real_build.parent)[1])
+
+
+@pytest.fixture(scope="module")
+def browser():
+    pw = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists("/usr/bin/chromium"):
+        pytest.skip("Debian's chromium is not installed")
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium",
+                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                    "--disable-component-update"])
+        yield b
+        b.close()
+
+
+def site_search(browser, site: pathlib.Path, lang: str, query: str) -> list[str]:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start = site / ("en/" if lang == "en" else "") / "ciernie-i-gwiazdy/index.html"
+    page.goto(start.resolve().as_uri())
+    box = page.locator("[data-kodeks-search] input")
+    box.click()
+    box.fill(query)
+    page.wait_for_selector(".md-search-result__item", timeout=10000)
+    links = page.locator(".md-search-result__link").evaluate_all("els => els.map(e => e.href)")
+    page.close()
+    assert errors == []
+    return links
+
+
+@pytest.mark.parametrize("query,lang,key", CASES)
+def test_site_search_from_disk_ranks_the_named_entry_first(real_build, browser, query, lang, key):
+    links = site_search(browser, real_build, lang, query)
+    game, kind, entry = key.split("/")
+    expected = (real_build / ("en" if lang == "en" else "") / game / kind / f"{entry}.html").resolve().as_uri()
+    assert links[0] == expected, links[:5]
