@@ -127,3 +127,19 @@ def test_real_site_has_every_entry_in_both_languages(real_build):
 def test_real_site_has_no_broken_links(real_build):
     report = check_site(real_build)
     assert report.broken == [], "\n".join(report.broken[:50])
+
+
+def test_old_ids_keep_working_through_redirects(mini_site):
+    old = (mini_site / "ciernie-i-gwiazdy/skill/evade.html").read_text(encoding="utf-8")
+    assert 'url=dodge.html' in old
+    assert (mini_site / "en/ciernie-i-gwiazdy/skill/evade.html").is_file()
+
+
+def test_a_redirect_that_shadows_a_live_id_is_refused(mini):
+    path = mini / "ciernie-i-gwiazdy/skill/dodge.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("redirects: [evade]", "redirects: [evade, dodge-term]"),
+                    encoding="utf-8")
+    (mini / "ciernie-i-gwiazdy/skill/evade.yaml").write_text(
+        "id: evade\nname: {pl: X}\nsummary: {pl: x}\nsource: {book: tgb, section: X}\n", encoding="utf-8")
+    problems = load_and_check(mini, mini.parent).problems
+    assert any("redirect 'evade' is the id of another skill" in p.message for p in problems.errors)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from .ids import Key, parse_ref
 
 # [label](id:kind/id) or [label](id:game/kind/id?level=3); labels may contain escaped brackets.
-LINK_RE = re.compile(r"\[(?P<label>(?:[^\[\]\\]|\\.)*)\]\(id:(?P<target>[^)\s]*)\)")
+# [label](nolink:) keeps glossary auto-linking away from the words.
+LINK_RE = re.compile(r"\[(?P<label>(?:[^\[\]\\]|\\.)*)\]\((?P<scheme>id|nolink):(?P<target>[^)\s]*)\)")
 LOOSE_ID_RE = re.compile(r"\]\(\s*id:")
 
 
@@ -23,6 +24,7 @@ class Link:
     level: str | None
     start: int
     end: int
+    nolink: bool = False
 
 
 @dataclass
@@ -32,7 +34,8 @@ class RichText:
 
     @property
     def links(self) -> list[Link]:
-        return [p for p in self.parts if isinstance(p, Link)]
+        """The id: links (not the nolink: marks)."""
+        return [p for p in self.parts if isinstance(p, Link) and not p.nolink]
 
     def plain(self) -> str:
         """The text with links replaced by their labels (for search, summaries, cards)."""
@@ -49,6 +52,10 @@ def parse_rich(source: str, game: str) -> RichText:
         if m.start() > pos:
             parts.append(source[pos:m.start()])
         target = m.group("target")
+        if m.group("scheme") == "nolink":
+            parts.append(Link(m.group("label"), "nolink:", None, None, m.start(), m.end(), nolink=True))
+            pos = m.end()
+            continue
         ref, _, query = target.partition("?")
         level = None
         if query.startswith("level="):

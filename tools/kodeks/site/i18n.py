@@ -30,7 +30,7 @@ WORDS = {
         "carried_by": "noszą", "linked_from": "odwołania", "other": "Inne",
         "notice": ("kodeks to nieoficjalne, fanowskie opracowanie zasad, napisane własnymi słowami. "
                    "Nie zastępuje podręczników; nazwy gier i znaki towarowe należą do ich właścicieli."),
-        "language_name": "Polski", "all_entries": "Wszystkie wpisy", "count": "Liczba",
+        "language_name": "Polski", "copy_link": "Kopiuj odnośnik", "copied": "Skopiowano", "open": "Otwórz", "all_entries": "Wszystkie wpisy", "count": "Liczba",
     },
     "en": {
         "kinds": {"rule": "Rules", "skill": "Skills", "trait": "Traits", "action": "Actions",
@@ -59,7 +59,7 @@ WORDS = {
         "carried_by": "carried by", "linked_from": "linked from", "other": "Other",
         "notice": ("kodeks is an unofficial fan reference to these rules, written in its own words. It does not "
                    "replace the rulebooks; game names and trademarks belong to their owners."),
-        "language_name": "English", "all_entries": "All entries", "count": "Count",
+        "language_name": "English", "copy_link": "Copy link", "copied": "Copied", "open": "Open", "all_entries": "All entries", "count": "Count",
     },
 }
 

@@ -30,7 +30,7 @@ def _kind_name(kb: KnowledgeBase, page: Page, game: str, kind: str) -> str:
 
 def entry_page(env: jinja2.Environment, kb: KnowledgeBase, entry: Entry, lang: str) -> str:
     path = urls.entry_path(entry)
-    page = Page(kb, lang, path)
+    page = Page(kb, lang, path, entry)
     game = kb.games[entry.game]
     kconf = game.kinds.get(entry.kind)
     cat = kconf.category(entry.category) if kconf and entry.category else None

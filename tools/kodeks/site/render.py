@@ -10,6 +10,7 @@ import html
 import re
 from dataclasses import dataclass
 
+from ..model import autolink
 from ..model.entry import Entry, Use
 from ..model.game import FieldDef, Game
 from ..model.kb import KnowledgeBase
@@ -33,6 +34,7 @@ class Page:
     kb: KnowledgeBase
     lang: str
     path: str  # Markdown path inside the docs folder
+    entry: Entry | None = None  # the entry this page shows (it never links to itself)
 
     # --- words and links -------------------------------------------------------------------------
     def w(self, key: str):
@@ -50,35 +52,69 @@ class Page:
         text = label if label is not None else entry.title(self.lang)
         if level:
             text = f"{text} {level}"
-        summary = entry.summary.plain(self.lang) if entry.summary else ""
-        title = f' "{attr(summary)}"' if summary else ""
-        return f"[{esc_md(text)}]({self.href(entry)}{title})"
+        return self.link_md(esc_md(text), entry, level)
 
     def use(self, use: Use, with_level: bool = True) -> str:
         entry = self.kb.get(use.key)
         return self.link(entry, level=use.level if with_level else None)
 
     # --- text ------------------------------------------------------------------------------------
-    def rich(self, rich: RichText) -> str:
+    def link_md(self, label: str, entry: Entry, level: str | None = None) -> str:
+        summary = entry.summary.plain(self.lang) if entry.summary else entry.title(self.lang)
+        attrs = f'{{: data-kodeks-kind="{self.w("kind_one")[entry.kind]}" data-kodeks-name="{attr(entry.title(self.lang))}"'
+        if level:
+            attrs += f' data-kodeks-level="{attr(level)}"'
+            lv = next((x for x in entry.levels if x.level == level), None)
+            if lv is not None and (lv.text or lv.name):
+                attrs += f' data-kodeks-level-text="{attr((lv.text or lv.name).plain(self.lang))}"'
+        return f'[{label}]({self.href(entry)} "{attr(summary)}"){attrs} }}'
+
+    def rich(self, rich: RichText, autolink: bool = False) -> str:
         out = []
+        seen = {link.key for link in rich.links}
+        if self.entry is not None:
+            seen.add(self.entry.key)
+        auto: set = set()
+        game = self.entry.game if self.entry is not None else None
         for part in rich.parts:
             if isinstance(part, Link):
-                entry = self.kb.get(part.key)
-                if entry is None:
-                    out.append(part.label)
-                else:
-                    summary = entry.summary.plain(self.lang) if entry.summary else entry.title(self.lang)
-                    out.append(f'[{part.label}]({self.href(entry)} "{attr(summary)}")')
+                entry = self.kb.get(part.key) if not part.nolink else None
+                out.append(part.label if entry is None else self.link_md(part.label, entry, part.level))
+            elif autolink and game:
+                out.append(self._autolink(part, game, seen, auto))
             else:
                 out.append(part)
         return "".join(out)
 
-    def text(self, bi: BiText | None, inline: bool = False) -> str:
+    def _autolink(self, text: str, game: str, seen: set, auto: set) -> str:
+        """First mention of each glossary term in a section becomes a link (see model.autolink)."""
+        linker = autolink.build(self.kb, game, self.lang)
+        protected = autolink.protected_spans(text)
+        headings = autolink.heading_starts(text)
+        out, pos = [], 0
+        for m in linker.matches(text):
+            if any(a <= m.start < b or a < m.end <= b for a, b in protected):
+                continue
+            if any(pos <= h < m.start for h in headings):
+                auto.clear()  # a new section starts: its first mentions link again
+            if m.target in seen or m.target in auto:
+                continue
+            entry = self.kb.get(m.target)
+            if entry is None:
+                continue
+            auto.add(m.target)
+            out.append(text[pos:m.start])
+            out.append(self.link_md(text[m.start:m.end], entry))
+            pos = m.end
+        out.append(text[pos:])
+        return "".join(out)
+
+    def text(self, bi: BiText | None, inline: bool = False, autolink: bool = False) -> str:
         """The text in this page's language; Polish with a visible mark where English is missing."""
         if bi is None:
             return ""
         rich, translated = bi.get(self.lang)
-        body = self.rich(rich)
+        body = self.rich(rich, autolink=autolink)
         if translated:
             return body
         if inline:

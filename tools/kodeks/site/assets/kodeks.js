@@ -57,3 +57,101 @@
   void root;
   poll();
 })();
+
+/* kodeks previews: hovering a link to an entry (desktop) shows its summary; on a touch screen the first tap
+   opens the same preview with a link to the entry. The data rides on the link itself, so this works offline
+   and from file://. Also the copy-link button of entry pages. */
+(function () {
+  "use strict";
+  var en = (document.documentElement.lang || "pl").indexOf("en") === 0;
+  var T = en ? { open: "Open", level: "Level", copied: "Copied" } : { open: "Otwórz", level: "Poziom", copied: "Skopiowano" };
+  var pop = null, current = null, hideTimer = null, showTimer = null;
+  var coarse = window.matchMedia && window.matchMedia("(hover: none), (pointer: coarse)").matches;
+
+  function popover() {
+    if (pop) return pop;
+    pop = document.createElement("div");
+    pop.className = "kodeks-preview md-typeset";
+    pop.setAttribute("role", "tooltip");
+    pop.hidden = true;
+    pop.addEventListener("mouseenter", function () { clearTimeout(hideTimer); });
+    pop.addEventListener("mouseleave", scheduleHide);
+    document.body.appendChild(pop);
+    return pop;
+  }
+  function text(el, tag, cls, value) {
+    var n = document.createElement(tag);
+    if (cls) n.className = cls;
+    n.textContent = value;
+    el.appendChild(n);
+    return n;
+  }
+  function show(a) {
+    var p = popover();
+    clearTimeout(hideTimer);
+    current = a;
+    p.innerHTML = "";
+    text(p, "div", "kodeks-preview__kind", a.getAttribute("data-kodeks-kind") || "");
+    text(p, "div", "kodeks-preview__title", a.getAttribute("data-kodeks-name") || a.textContent);
+    var level = a.getAttribute("data-kodeks-level");
+    if (level) {
+      var lt = a.getAttribute("data-kodeks-level-text");
+      text(p, "p", "kodeks-preview__level", T.level + " " + level + (lt ? ": " + lt : ""));
+    }
+    var summary = a.getAttribute("data-kodeks-summary");
+    if (summary) text(p, "p", "kodeks-preview__summary", summary);
+    var open = document.createElement("a");
+    open.className = "kodeks-preview__open";
+    open.href = a.href;
+    open.textContent = T.open + " →";
+    p.appendChild(open);
+    p.hidden = false;
+    var r = a.getBoundingClientRect();
+    var width = Math.min(340, window.innerWidth - 16);
+    p.style.width = width + "px";
+    var left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + window.innerWidth - width - 8));
+    p.style.left = left + "px";
+    p.style.top = (r.bottom + window.scrollY + 6) + "px";
+  }
+  function hide() { if (pop) pop.hidden = true; current = null; }
+  function scheduleHide() { clearTimeout(showTimer); clearTimeout(hideTimer); hideTimer = setTimeout(hide, 200); }
+
+  function init() {
+    var links = document.querySelectorAll(".md-content a[data-kodeks-kind]");
+    links.forEach(function (a) {
+      if (a.title) { a.setAttribute("data-kodeks-summary", a.title); a.removeAttribute("title"); }
+      a.addEventListener("mouseenter", function () {
+        if (coarse) return;
+        clearTimeout(hideTimer); clearTimeout(showTimer);
+        showTimer = setTimeout(function () { show(a); }, 150);
+      });
+      a.addEventListener("mouseleave", function () { if (!coarse) scheduleHide(); });
+      a.addEventListener("focus", function () { if (!coarse) show(a); });
+      a.addEventListener("blur", function () { if (!coarse) scheduleHide(); });
+      a.addEventListener("click", function (e) {
+        if (!coarse || current === a) return;  // the second tap on the same link follows it
+        e.preventDefault();
+        show(a);
+      });
+    });
+    document.addEventListener("click", function (e) {
+      if (pop && !pop.hidden && !pop.contains(e.target) && !(e.target.closest && e.target.closest("a[data-kodeks-kind]"))) hide();
+    });
+    document.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+    document.querySelectorAll("[data-kodeks-copy]").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var url = location.href.split("#")[0];
+        var done = function () { var old = b.textContent; b.textContent = T.copied; setTimeout(function () { b.textContent = old; }, 1500); };
+        if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(url).then(done, fallback); } else fallback();
+        function fallback() {
+          var ta = document.createElement("textarea");
+          ta.value = url; ta.setAttribute("readonly", ""); ta.style.position = "fixed"; ta.style.opacity = "0";
+          document.body.appendChild(ta); ta.select();
+          try { document.execCommand("copy"); done(); } catch (err) { /* nothing else to try */ }
+          document.body.removeChild(ta);
+        }
+      });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();
