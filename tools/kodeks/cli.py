@@ -265,6 +265,18 @@ def _markup_snippet(snippet: str) -> str:
     return "".join(p if p in ("[bold yellow]", "[/bold yellow]") else escape(p) for p in parts)
 
 
+@app.command()
+def forms(term: str = typer.Argument(..., help="A Polish term in the nominative, e.g. 'walka wręcz'.")) -> None:
+    """Print the Polish inflected forms of a term (needs the optional morfeusz2), ready for a term's `forms:`."""
+    from .forms import Unavailable, inflect
+    try:
+        result = inflect(term)
+    except Unavailable as exc:
+        err.print(str(exc), style="red")
+        raise typer.Exit(2)
+    print("forms:\n  pl: [" + ", ".join(result) + "]")
+
+
 def main() -> None:
     try:
         app()
