@@ -125,8 +125,8 @@ class Page:
     def plain(self, bi: BiText | None) -> str:
         return bi.plain(self.lang) if bi else ""
 
-    def cell_text(self, bi: BiText | None) -> str:
-        return esc_cell(self.text(bi, inline=True))
+    def cell_text(self, bi: BiText | None, autolink: bool = False) -> str:
+        return esc_cell(self.text(bi, inline=True, autolink=autolink))
 
     # --- values ----------------------------------------------------------------------------------
     def value(self, v, fd: FieldDef | None = None) -> str:

@@ -78,7 +78,7 @@ def levels(page: Page, entry: Entry) -> str:
         cells = [f"**{esc_cell(lv.level)}**"] + [page.value(lv.values.get(f.key), f) for f in fields]
         if has_text:
             name = f"*{page.cell_text(lv.name)}* " if lv.name else ""
-            cells.append(name + (page.cell_text(lv.text) if lv.text else ""))
+            cells.append(name + (page.cell_text(lv.text, autolink=True) if lv.text else ""))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -162,7 +162,7 @@ def unit_lists(page: Page, entry: Entry) -> str:
     if entry.options:
         lines = [f"### {page.w('options')}", "", f"| {page.w('options')} | {page.w('cost')} |", "|:--|:-:|"]
         for opt in entry.options:
-            lines.append(f"| {page.cell_text(opt.text)} | {page.value(opt.cost) if opt.cost is not None else ''} |")
+            lines.append(f"| {page.cell_text(opt.text, autolink=True)} | {page.value(opt.cost) if opt.cost is not None else ''} |")
         out.append("\n".join(lines))
     return "\n\n".join(out)
 
@@ -201,7 +201,7 @@ def notes(page: Page, entry: Entry) -> str:
     kinds = page.w("note_types")
     out = [f"## {page.w('notes')}"]
     for note in entry.notes:
-        body = page.text(note.text).replace("\n", "\n    ")
+        body = page.text(note.text, autolink=True).replace("\n", "\n    ")
         style = {"contradiction": "warning", "errata": "danger", "cost-check": "info", "gap": "question",
                  "source-defect": "note", "ruling": "tip", "translation": "abstract", "design": "note"}[note.type]
         out.append(f'!!! {style} "{kinds[note.type]}"\n    {body}')
@@ -213,7 +213,7 @@ def gaps(page: Page, entry: Entry) -> str:
         return ""
     lines = [f"## {page.w('gaps')}", ""]
     for gap in entry.gaps:
-        lines.append(f"- {page.text(gap, inline=True)}")
+        lines.append(f"- {page.text(gap, inline=True, autolink=True)}")
     return "\n".join(lines)
 
 
