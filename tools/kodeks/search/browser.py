@@ -66,30 +66,38 @@ def build_index(kb: KnowledgeBase, lang: str) -> dict:
         norm = K1 * (1 - B + B * len(toks) / raw_avg)
         for tok, tf in Counter(toks).items():
             raw_w[tok][i] = FUZZY_BOOST * tf * (K1 + 1) / (tf + norm)
-    postings = {}
-    for tok, docs_w in weights.items():
-        flat = []
-        for i in sorted(docs_w):
-            flat += [i, max(1, round(docs_w[i] * 10))]
-        postings[tok] = flat
-    # Words stemmed to themselves need no entry: the browser falls back to the word.
-    stem_table = {w: s for w, s in stems.items() if s != w}
+    postings = {tok: _delta(docs_w) for tok, docs_w in weights.items()}
+    # Each stem once with the endings of the words that stem to it ("kamuflaz": ["", "em", "u"]); a word that
+    # does not start with its stem is written whole after "=". The browser rebuilds word -> stem from this.
+    by_stem: dict[str, list[str]] = defaultdict(list)
+    for w, st in sorted(stems.items()):
+        by_stem[st].append(w[len(st):] if w.startswith(st) else "=" + w)
+    groups = sorted({(d.kind_label, d.game_name, d.kind, d.game) for d in docs})
+    group_ix = {g: i for i, g in enumerate(groups)}
     return {
-        "v": 1, "lang": lang, "n": len(docs), "k1": K1, "exactBoost": BOOSTS["exact"],
-        "docs": [[d.title, d.url, d.kind_label, d.game_name, d.kind, d.game, _short(d.summary or d.body)]
-                 for d in docs],
-        "vocab": sorted(stems),
-        "stems": stem_table,
+        "v": 2, "lang": lang, "n": len(docs), "exactBoost": BOOSTS["exact"],
+        "groups": [list(g) for g in groups],  # [kind label, game name, kind, game]
+        "docs": [[d.title, d.url.rsplit("/", 3)[-1].removesuffix(".html"),
+                  group_ix[(d.kind_label, d.game_name, d.kind, d.game)], _short(d.summary or d.body)] for d in docs],
+        "words": by_stem,
         "stop": sorted(STOP[lang]),
         "phrases": [[list(t), g] for t, g in table],
         "postings": postings,
         "exact": {k: v for k, v in exact.items() if k},
-        "raw": {w: [x for i in sorted(ds) for x in (i, max(1, round(ds[i] * 10)))] for w, ds in raw_w.items()},
-        "idf": "whoosh",  # log(N / (df + 1)) + 1, as whoosh's BM25F computes it
+        "raw": {w: _delta(ds) for w, ds in raw_w.items()},
     }
 
 
-def _short(text: str, n: int = 160) -> str:
+def _delta(docs_w: dict[int, float]) -> list[int]:
+    """[doc gap, weight × 10, ...]: gaps between sorted document numbers compress well."""
+    flat, last = [], 0
+    for i in sorted(docs_w):
+        flat += [i - last, max(1, round(docs_w[i] * 10))]
+        last = i
+    return flat
+
+
+def _short(text: str, n: int = 110) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[:n].rsplit(" ", 1)[0] + "…"
 

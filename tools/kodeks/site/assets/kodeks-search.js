@@ -32,14 +32,38 @@
     document.head.appendChild(s);
   }
 
+  function undelta(list) {  // [gap, weight, gap, weight...] -> [doc, weight, doc, weight...]
+    var out = new Array(list.length), doc = 0;
+    for (var i = 0; i < list.length; i += 2) { doc += list[i]; out[i] = doc; out[i + 1] = list[i + 1]; }
+    return out;
+  }
+
   function prepare(ix) {
+    if (ix.prepared) return ix;
     ix.stopSet = new Set(ix.stop);
+    ix.stems = {};
+    var vocab = [];
+    Object.keys(ix.words).forEach(function (stem) {
+      ix.words[stem].forEach(function (end) {
+        var w = end.charAt(0) === "=" ? end.slice(1) : stem + end;
+        vocab.push(w);
+        if (w !== stem) ix.stems[w] = stem;
+      });
+    });
+    ix.vocab = vocab.sort();
+    Object.keys(ix.postings).forEach(function (t) { ix.postings[t] = undelta(ix.postings[t]); });
+    Object.keys(ix.raw).forEach(function (t) { ix.raw[t] = undelta(ix.raw[t]); });
     ix.phraseMap = {};
     ix.phrases.forEach(function (p) {
       (ix.phraseMap[p[0][0]] = ix.phraseMap[p[0][0]] || []).push(p);
     });
     Object.keys(ix.phraseMap).forEach(function (k) { ix.phraseMap[k].sort(function (a, b) { return b[0].length - a[0].length; }); });
     ix.rawWords = Object.keys(ix.raw);
+    ix.docs = ix.docs.map(function (d) {  // [title, url, kind label, game name, kind, game, summary]
+      var g = ix.groups[d[2]];
+      return [d[0], (ix.lang === "en" ? "en/" : "") + g[3] + "/" + g[2] + "/" + d[1] + ".html", g[0], g[1], g[2], g[3], d[3]];
+    });
+    ix.prepared = true;
     return ix;
   }
 
