@@ -133,8 +133,10 @@ def baseline_ranks(kb, queries, site: Path, browser) -> list:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-baseline", action="store_true", help="skip the stock mkdocs-material search")
+    ap.add_argument("--content", type=Path, default=ROOT / "content")
+    ap.add_argument("--site", type=Path, default=ROOT / "build" / "site", help="the built site to test")
     args = ap.parse_args()
-    checked = load_and_check(ROOT / "content", ROOT)
+    checked = load_and_check(args.content, ROOT)
     if not checked.ok:
         print("content has errors; run kodeks validate")
         return 1
@@ -150,7 +152,7 @@ def main() -> int:
         sizes = {}
         for lang in ("pl", "en"):
             sizes[lang] = len(gzip.compress(browser_index.script(browser_index.build_index(kb, lang)).encode("utf-8")))
-        site = ROOT / "build" / "site"
+        site = args.site
         rows = [("kodeks CLI (whoosh)", *rates(cli))]
         from playwright.sync_api import sync_playwright
         with sync_playwright() as p:

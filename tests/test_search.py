@@ -89,3 +89,48 @@ def test_site_search_from_disk_ranks_the_named_entry_first(real_build, browser, 
     game, kind, entry = key.split("/")
     expected = (real_build / ("en" if lang == "en" else "") / game / kind / f"{entry}.html").resolve().as_uri()
     assert links[0] == expected, links[:5]
+
+
+def _quality_queries():
+    from ruamel.yaml import YAML
+    return YAML(typ="safe").load((pathlib.Path(__file__).parent / "search" / "queries.yaml").read_text(encoding="utf-8"))
+
+
+def _rates(ranks):
+    n = len(ranks)
+    return sum(r == 1 for r in ranks) / n, sum(r is not None and r <= 3 for r in ranks) / n
+
+
+def test_cli_search_quality_meets_the_goal(real_build):
+    from kodeks.search.engine import Engine
+    queries = _quality_queries()
+    assert len(queries) >= 150
+    engines = {lang: Engine(real_build.parent / "search" / lang, lang) for lang in ("pl", "en")}
+    ranks = []
+    for q in queries:
+        keys = [h.key for h in engines[q["lang"]].search(q["q"], limit=3).hits]
+        ranks.append(keys.index(q["expect"]) + 1 if q["expect"] in keys else None)
+    top1, top3 = _rates(ranks)
+    assert top1 >= 0.85 and top3 >= 0.95, (top1, top3)
+
+
+def test_site_search_quality_meets_the_goal_and_matches_the_cli(real_build, browser):
+    from kodeks.search.engine import Engine
+    queries = _quality_queries()
+    ranks, same = [], 0
+    for lang in ("pl", "en"):
+        page = browser.new_page()
+        page.goto((real_build / ("en/" if lang == "en" else "") / "index.html").resolve().as_uri())
+        page.evaluate("() => new Promise(r => window.kodeksSearch.load(() => r()))")
+        engine = Engine(real_build.parent / "search" / lang, lang)
+        for q in [q for q in queries if q["lang"] == lang]:
+            urls = page.evaluate("(q) => window.kodeksSearch.search(q, 3).hits.map(h => window.KODEKS_INDEX.docs[h[0]][1])",
+                                 q["q"])
+            keys = ["/".join(u.removeprefix("en/").removesuffix(".html").split("/")) for u in urls]
+            ranks.append(keys.index(q["expect"]) + 1 if q["expect"] in keys else None)
+            cli = [h.url for h in engine.search(q["q"], limit=1).hits]
+            same += bool(cli and urls and cli[0] == urls[0])
+        page.close()
+    top1, top3 = _rates(ranks)
+    assert top1 >= 0.85 and top3 >= 0.95, (top1, top3)
+    assert same / len(queries) >= 0.97, "the site and the CLI put the same entry first"

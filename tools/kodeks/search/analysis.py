@@ -69,3 +69,47 @@ class Analyzer:
     def raw(self, text: str) -> list[str]:
         """Folded, unstemmed words (for typo matching)."""
         return [w for w in words(text) if w not in self.stop]
+
+
+class QueryAnalyzer:
+    """How a query is read, given the index's vocabulary (every folded word of the texts -> its token).
+    A word the texts never use takes the tokens of the known words it begins, or of the longest known word
+    that begins it ('kamuflazami' -> 'kamuflaz'); the browser's search does exactly the same."""
+
+    def __init__(self, analyzer: Analyzer, vocab: dict[str, str]):
+        self.analyzer = analyzer
+        self.vocab = vocab
+        self.sorted = sorted(vocab)
+
+    def word_tokens(self, w: str) -> list[str]:
+        if w in self.vocab:
+            return [self.vocab[w]]
+        if len(w) < 3:
+            return [w]
+        import bisect
+        out: list[str] = []
+        i = bisect.bisect_left(self.sorted, w)
+        while i < len(self.sorted) and self.sorted[i].startswith(w) and len(out) < 12:
+            t = self.vocab[self.sorted[i]]
+            if t not in out:
+                out.append(t)
+            i += 1
+        if not out:
+            for n in range(len(w) - 1, 3, -1):
+                if w[:n] in self.vocab:
+                    out.append(self.vocab[w[:n]])
+                    break
+        return out or [w]
+
+    def groups(self, text: str) -> tuple[list[list[str]], list[str]]:
+        """(token groups: one per query word, glossary phrase and word beginning; the raw words)."""
+        ws = words(text)
+        raw = [w for w in ws if w not in self.analyzer.stop]
+        groups = [self.word_tokens(w) for w in raw]
+        groups += [[tag] for tag in self.analyzer.tags(ws)]
+        for w in raw:
+            if len(w) >= 3 and not w[:1].isdigit():
+                p = ["^" + w[:5]]
+                if p not in groups:
+                    groups.append(p)
+        return groups, raw

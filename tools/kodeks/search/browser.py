@@ -14,32 +14,26 @@ from collections import Counter, defaultdict
 
 from ..model.kb import KnowledgeBase
 from .analysis import Analyzer, STOP, words
-from .documents import BOOSTS, concept_tags, documents, phrases
+from .documents import BOOSTS, FIELDS, concept_tags, documents, fields, phrases
+
+from .engine import FUZZY_BOOST
 
 K1, B = 1.2, 0.75
-from .engine import FUZZY_BOOST
-FIELDS = ("name", "alias", "summary", "body")
 
 
 def build_index(kb: KnowledgeBase, lang: str) -> dict:
     table = phrases(kb, lang)
     analyzer = Analyzer(lang, table)
     tags = concept_tags(kb, lang)
-    targeted = {str(e.key) for e in kb.entries.values() if e.kind == "term" and e.target is not None}
     docs = documents(kb, lang)
     per_doc: list[dict[str, list[str]]] = []
     stems: dict[str, str] = {}
     raw_fields: list[list[str]] = []
     exact: dict[str, list[int]] = defaultdict(list)
     for i, d in enumerate(docs):
-        fields = {"name": analyzer.analyze(d.name) + ([tags[d.key]] if d.key in tags else []),
-                  "alias": analyzer.analyze(d.alias), "summary": analyzer.analyze(d.summary),
-                  "body": analyzer.analyze(d.body)}
-        if d.key in targeted:
-            fields["alias"], fields["name"] = fields["name"] + fields["alias"], []
-        else:
-            exact[d.exact].append(i)
-        per_doc.append(fields)
+        per_doc.append(fields(analyzer, d, tags))
+        for token in d.exact:
+            exact[token].append(i)
         for text in (d.name, d.alias, d.summary, d.body):
             for w in words(text):
                 if w not in STOP[lang] and w not in stems:
@@ -50,9 +44,9 @@ def build_index(kb: KnowledgeBase, lang: str) -> dict:
             stems.setdefault(w, analyzer.stem(w))
     avg = {f: (sum(len(fd[f]) for fd in per_doc) / max(len(per_doc), 1)) or 1.0 for f in FIELDS}
     weights: dict[str, dict[int, float]] = defaultdict(dict)
-    for i, fields in enumerate(per_doc):
+    for i, fd in enumerate(per_doc):
         for f in FIELDS:
-            toks = fields[f]
+            toks = fd[f]
             if not toks:
                 continue
             norm = K1 * (1 - B + B * len(toks) / avg[f])

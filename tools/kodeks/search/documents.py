@@ -13,7 +13,9 @@ from ..textfold import fold
 from .analysis import words
 
 # How much a match in each field counts, relative to the body text.
-BOOSTS = {"exact": 40.0, "name": 10.0, "alias": 6.0, "summary": 2.5, "body": 1.0}
+BOOSTS = {"exact": 40.0, "name": 10.0, "alias": 6.0, "prefix": 2.0, "summary": 2.5, "body": 1.0}
+FIELDS = ("name", "alias", "prefix", "summary", "body")
+PREFIX = 5  # letters of a word that the light "same beginning" match compares
 
 
 @dataclass
@@ -30,10 +32,19 @@ class Doc:
     summary: str
     body: str
     snippet: str
+    exact_names: list[str]  # the name, its aliases, and every form of the glossary terms that name this entry
 
     @property
-    def exact(self) -> str:
-        return " ".join(words(self.name))
+    def exact(self) -> list[str]:
+        return sorted({exact_token(n) for n in self.exact_names if words(n)})
+
+
+def exact_token(text: str) -> str:
+    return "_".join(words(text))
+
+
+def prefix_tokens(text: str) -> list[str]:
+    return ["^" + w[:PREFIX] for w in words(text) if len(w) >= 3 and not w[:1].isdigit()]
 
 
 _MD = re.compile(r"(\*\*|__|`|^#+\s*|^\s*[-*]\s+|^\s*\d+\.\s+|\|)", re.M)
@@ -60,7 +71,7 @@ def _body(entry: Entry, lang: str) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def doc(kb: KnowledgeBase, entry: Entry, lang: str) -> Doc:
+def doc(kb: KnowledgeBase, entry: Entry, lang: str, named_by: dict | None = None) -> Doc:
     other = "en" if lang == "pl" else "pl"
     game = kb.games[entry.game]
     kconf = game.kinds.get(entry.kind)
@@ -74,17 +85,33 @@ def doc(kb: KnowledgeBase, entry: Entry, lang: str) -> Doc:
         name = f"{entry.number} {name}"
     summary = _plain(entry.summary, lang)
     body = _body(entry, lang)
+    exact_names = [name, entry.name.plain(lang)] + alias + (named_by or {}).get(str(entry.key), [])
     return Doc(
         key=str(entry.key), game=entry.game, kind=entry.kind,
         url=urls.site_url(entry.key, kb, lang) or "", title=entry.title(lang),
         game_name=game.name.plain(lang),
         kind_label=(kconf.name.plain(lang) if kconf and kconf.name else t(lang, "kinds")[entry.kind]),
         name=name, alias="\n".join(alias), summary=summary, body=body,
-        snippet=(summary + "\n" + body).strip())
+        snippet=(summary + "\n" + body).strip(), exact_names=exact_names)
 
 
 def documents(kb: KnowledgeBase, lang: str) -> list[Doc]:
-    return [doc(kb, e, lang) for e in sorted(kb.entries.values(), key=lambda e: (e.game, e.kind, e.order))]
+    """One document per entry, except glossary terms that name another entry: their words lead to that
+    entry instead (as exact names and glossary tags), so the entry itself comes first."""
+    named_by: dict[str, list[str]] = {}
+    for e in kb.entries.values():
+        if e.kind == "term" and e.target is not None:
+            forms = [e.name.plain(lang)] + e.forms.get(lang, []) + e.synonyms.get(lang, []) + e.abbreviations
+            named_by.setdefault(str(e.target.key), []).extend(forms)
+    entries = [e for e in kb.entries.values() if not (e.kind == "term" and e.target is not None)]
+    return [doc(kb, e, lang, named_by) for e in sorted(entries, key=lambda e: (e.game, e.kind, e.order))]
+
+
+def fields(analyzer, d: Doc, tags: dict[str, str]) -> dict[str, list[str]]:
+    """The tokens of each field of a document: what both engines index."""
+    return {"name": analyzer.analyze(d.name) + ([tags[d.key]] if d.key in tags else []),
+            "alias": analyzer.analyze(d.alias), "prefix": prefix_tokens(d.name + " " + d.alias),
+            "summary": analyzer.analyze(d.summary), "body": analyzer.analyze(d.body)}
 
 
 def phrases(kb: KnowledgeBase, lang: str) -> list[tuple[tuple[str, ...], str]]:

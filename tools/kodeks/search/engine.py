@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -18,10 +19,11 @@ from whoosh import index as wix
 from whoosh.analysis import SpaceSeparatedTokenizer
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.query import And, DisjunctionMax, Or, Term
+from whoosh.scoring import BM25F
 
 from ..model.kb import KnowledgeBase
-from .analysis import Analyzer, words
-from .documents import BOOSTS, concept_tags, documents, phrases
+from .analysis import Analyzer, QueryAnalyzer, words
+from .documents import BOOSTS, concept_tags, documents, exact_token, fields, phrases, prefix_tokens
 
 MAX_QUERY = 1000
 FUZZY_BOOST = 3.0
@@ -56,7 +58,7 @@ def typo_candidates(word: str, vocab) -> list[str]:
         elif d == best and d <= limit:
             out.append(cand)
     return sorted(out) if best <= limit else []
-SEARCH_FIELDS = ("name", "alias", "summary", "body")
+FIELDS = ("name", "alias", "prefix", "summary", "body")
 
 
 def schema() -> Schema:
@@ -64,9 +66,10 @@ def schema() -> Schema:
     return Schema(
         key=ID(stored=True, unique=True), game=ID(stored=True), kind=ID(stored=True),
         url=STORED(), title=STORED(), game_name=STORED(), kind_label=STORED(), snippet=STORED(),
-        exact=ID(field_boost=BOOSTS["exact"]),
+        exact=TEXT(analyzer=tok, phrase=False),
         name=TEXT(analyzer=tok, phrase=False),
         alias=TEXT(analyzer=tok, phrase=False),
+        prefix=TEXT(analyzer=tok, phrase=False),
         summary=TEXT(analyzer=tok, phrase=False),
         body=TEXT(analyzer=tok, phrase=False),
         raw=TEXT(analyzer=tok, phrase=False),
@@ -84,21 +87,35 @@ def build(kb: KnowledgeBase, lang: str, folder: Path) -> int:
     ix = wix.create_in(str(tmp), schema())
     writer = ix.writer(limitmb=256)
     docs = documents(kb, lang)
-    targeted = {str(e.key) for e in kb.entries.values() if e.kind == "term" and e.target is not None}
+    df: dict[str, int] = {}
+    raw_df: dict[str, int] = {}
+    exact_df: dict[str, int] = {}
+    vocab: dict[str, str] = {}
     for d in docs:
-        name_tokens = analyzer.analyze(d.name) + ([tags[d.key]] if d.key in tags else [])
-        alias_tokens = analyzer.analyze(d.alias)
-        if d.key in targeted:
-            # A glossary term that names another entry must not outrank that entry: its name counts as an alias.
-            alias_tokens, name_tokens = name_tokens + alias_tokens, []
+        for text in (d.name, d.alias, d.summary, d.body):
+            for w in words(text):
+                if w not in analyzer.stop and w not in vocab:
+                    vocab[w] = analyzer.stem(w)
+        f = fields(analyzer, d, tags)
+        for tok in {t for toks in f.values() for t in toks}:
+            df[tok] = df.get(tok, 0) + 1
+        for tok in set(analyzer.raw(d.name + " " + d.alias)):
+            raw_df[tok] = raw_df.get(tok, 0) + 1
+        for tok in d.exact:
+            exact_df[tok] = exact_df.get(tok, 0) + 1
         writer.add_document(
             key=d.key, game=d.game, kind=d.kind, url=d.url, title=d.title, game_name=d.game_name,
-            kind_label=d.kind_label, snippet=d.snippet[:4000], exact="" if d.key in targeted else d.exact,
-            name=" ".join(name_tokens), alias=" ".join(alias_tokens),
-            summary=" ".join(analyzer.analyze(d.summary)), body=" ".join(analyzer.analyze(d.body)),
+            kind_label=d.kind_label, snippet=d.snippet[:4000], exact=" ".join(d.exact),
+            name=" ".join(f["name"]), alias=" ".join(f["alias"]), prefix=" ".join(f["prefix"]),
+            summary=" ".join(f["summary"]), body=" ".join(f["body"]),
             raw=" ".join(analyzer.raw(d.name + " " + d.alias)))
     writer.commit()
     (tmp / "phrases.json").write_text(json.dumps([[list(t), g] for t, g in table], ensure_ascii=False), encoding="utf-8")
+    for toks, _ in table:
+        for w in toks:
+            vocab.setdefault(w, analyzer.stem(w))
+    (tmp / "df.json").write_text(json.dumps({"n": len(docs), "df": df, "raw": raw_df, "exact": exact_df,
+                                             "vocab": vocab}, ensure_ascii=False), encoding="utf-8")
     shutil.rmtree(folder, ignore_errors=True)
     tmp.rename(folder)
     return len(docs)
@@ -141,12 +158,39 @@ def _highlight(text: str, stems: set[str], analyzer: Analyzer, mark=("«", "»")
     return ("… " if start else "") + " ".join(out) + (" …" if start + width < len(tokens) else "")
 
 
+def idf(n_docs: int, df: int) -> float:
+    """whoosh's idf, over whole documents (all fields together), as the browser index computes it."""
+    return math.log(n_docs / (df + 1)) + 1
+
+
+class Weighting(BM25F):
+    """BM25F per field, with one idf per token over whole documents, and no length penalty on exact names:
+    the scoring the browser index reproduces."""
+
+    def __init__(self, tables: dict):
+        super().__init__(B=0.75, K1=1.2, exact_B=0.0)
+        self.tables = tables
+
+    def idf(self, searcher, fieldname, text):
+        text = text.decode("utf-8") if isinstance(text, bytes) else text
+        table = {"raw": "raw", "exact": "exact"}.get(fieldname, "df")
+        return idf(self.tables["n"], self.tables[table].get(text, 0))
+
+
+def coverage(score: float, matched: int, total: int) -> float:
+    """Documents that match more of the query's words rank higher (the browser applies the same factor)."""
+    return score * (0.1 + 0.9 * matched / total) if total else score
+
+
 class Engine:
     def __init__(self, folder: Path, lang: str):
         self.lang = lang
         self.ix = wix.open_dir(str(folder))
+        self.tables = json.loads((folder / "df.json").read_text(encoding="utf-8"))
+        self.weighting = Weighting(self.tables)
         table = json.loads((folder / "phrases.json").read_text(encoding="utf-8"))
         self.analyzer = Analyzer(lang, [(tuple(t), g) for t, g in table])
+        self.reader = QueryAnalyzer(self.analyzer, self.tables["vocab"])
         with self.ix.searcher() as s:
             self.raw_vocab = {w.decode("utf-8") if isinstance(w, bytes) else w for w in s.lexicon("raw")}
             self.exact_names = {}
@@ -159,31 +203,43 @@ class Engine:
                mark=("«", "»")) -> Result:
         query = (query or "")[:MAX_QUERY]
         result = Result(query=query)
-        raw = self.analyzer.raw(query)
-        tokens = list(dict.fromkeys(self.analyzer.analyze(query)))
-        if not tokens and not raw:
+        groups, raw = self.reader.groups(query)
+        groups = groups[:40]
+        tokens = [t for g in groups for t in g]
+        if not groups:
             result.message = "type a word to search for (a name, a rule, a skill...)" if self.lang == "en" else \
                 "wpisz słowo do wyszukania (nazwę, zasadę, umiejętność...)"
             return result
-        parts = [Term("exact", " ".join(words(query)), boost=BOOSTS["exact"])]
-        for tok in tokens[:32]:
-            parts.append(Or([Term(f, tok, boost=BOOSTS[f]) for f in SEARCH_FIELDS]))
+        exact = exact_token(query)
+        parts = [Term("exact", exact, boost=BOOSTS["exact"])]
+        for group in groups:
+            parts.append(Or([Term(f, tok, boost=BOOSTS[f]) for tok in group for f in FIELDS]))
         for w in raw[:12]:
             if len(w) >= 4 and w not in self.raw_vocab:
                 near = typo_candidates(w, self.raw_vocab)
                 if near:
                     parts.append(DisjunctionMax([Term("raw", c, boost=FUZZY_BOOST) for c in near]))
-        q = Or(parts, scale=0.9)
+        q = Or(parts)
         filters = [Term("game", game)] if game else []
         if kind:
             filters.append(Term("kind", kind))
         stems = set(tokens) | set(raw)
-        with self.ix.searcher() as s:
-            found = s.search(q, limit=limit, filter=And(filters) if filters else None)
+        with self.ix.searcher(weighting=self.weighting) as s:
+            found = s.search(q, limit=max(limit * 5, 50), filter=And(filters) if filters else None, terms=True)
+            ranked = []
             for hit in found:
+                matched_tokens = {t.decode("utf-8") if isinstance(t, bytes) else t for f, t in hit.matched_terms()
+                                  if f not in ("raw",)}
+                if any(f == "exact" for f, _ in hit.matched_terms()):
+                    m = len(groups)
+                else:
+                    m = sum(1 for g in groups if any(t in matched_tokens for t in g))
+                ranked.append((coverage(hit.score, m, len(groups)), hit.docnum, hit))
+            ranked.sort(key=lambda r: (-r[0], r[1]))
+            for score, _, hit in ranked[:limit]:
                 result.hits.append(Hit(key=hit["key"], title=hit["title"], kind=hit["kind"], kind_label=hit["kind_label"],
                                        game=hit["game"], game_name=hit["game_name"], url=hit["url"],
-                                       score=round(hit.score, 3),
+                                       score=round(score, 3),
                                        snippet=_highlight(hit["snippet"], stems, self.analyzer, mark)))
         if not result.hits:
             typed = " ".join(words(query))

@@ -106,7 +106,13 @@
         if (toks.every(function (t, k) { return ws[i + k] === t; })) { groups.push([cands[j][1]]); break; }
       }
     }
-    return { groups: groups, raw: raw, exact: ws.join(" ") };
+    raw.forEach(function (w) {  // the light "same beginning" match, as search.documents.prefix_tokens
+      if (w.length >= 3 && !/^\d/.test(w)) {
+        var p = "^" + w.slice(0, 5);
+        if (!groups.some(function (g) { return g.length === 1 && g[0] === p; })) groups.push([p]);
+      }
+    });
+    return { groups: groups, raw: raw, exact: ws.join("_") };
   }
 
   function idf(ix, df) { return Math.log(ix.n / (df + 1)) + 1; }
@@ -142,8 +148,9 @@
         }
       });
     });
-    (ix.exact[q.exact] || []).forEach(function (d) {
-      scores[d] = (scores[d] || 0) + ix.exactBoost * idf(ix, 1) * 1.2;
+    var exactDocs = ix.exact[q.exact] || [];
+    exactDocs.forEach(function (d) {
+      scores[d] = (scores[d] || 0) + ix.exactBoost * idf(ix, exactDocs.length);
       matched[d] = matched[d] || {};
       q.groups.forEach(function (_, g) { matched[d][g] = true; });
     });

@@ -1,0 +1,90 @@
+"""Cards as a PDF (WeasyPrint): each card takes the smallest size its content fits, measured, never clipped."""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from ..model.kb import KnowledgeBase
+from .content import Card
+from .layout import ORDER, PAPERS, SIZES, Placed, grid, larger, sheets
+from .render import CSS, card_html, env, rules_html, rules_used
+
+
+def _measure_css() -> str:
+    pages = "".join(f"@page {s} {{ size: {w}mm {h}mm; margin: 0 }} .kc--{s} {{ page: {s}; }}"
+                    for s, (w, h) in SIZES.items())
+    return pages + ".kc { height: auto !important; min-height: 0 !important; overflow: visible !important; " \
+                   "break-after: page; border-radius: 0; } .kc__foot { margin-top: 2mm; }"
+
+
+def _overflowing(cards_html: list[tuple[str, str]], base_url: str) -> set[str]:
+    """Anchors of the cards whose content runs past their own page (their end mark lands on a later page)."""
+    from weasyprint import CSS as WCSS, HTML
+    doc = HTML(string="<html><body>" + "".join(h for _, h in cards_html) + "</body></html>", base_url=base_url)
+    rendered = doc.render(stylesheets=[WCSS(filename=str(CSS)), WCSS(string=_measure_css())])
+    page_of: dict[str, int] = {}
+    for i, page in enumerate(rendered.pages):
+        for anchor in page.anchors:
+            page_of.setdefault(anchor, i)
+    out = set()
+    for anchor, _ in cards_html:
+        start, end = page_of.get(f"card-{anchor}"), page_of.get(f"end-{anchor}")
+        if start is None or end is None or end != start:
+            out.add(anchor)
+    return out
+
+
+def fit(kb: KnowledgeBase, cards: list[Card], lang: str, smallest: str = "poker", templates: Path | None = None) -> list[Placed]:
+    """Each card at the smallest size (from `smallest` up) its content fits; beyond A6, front and back."""
+    e = env(templates)
+    size_of: dict[int, str] = {}
+    two_sided: set[int] = set()
+    pending, size = list(range(len(cards))), smallest
+    while pending:
+        batch = [(str(i), _with_id(card_html(e, cards[i], lang, size, anchor=str(i)), i)) for i in pending]
+        over = {int(a) for a in _overflowing(batch, ".")}
+        for i in pending:
+            size_of[i] = size
+        nxt = larger(size)
+        if nxt is None:
+            two_sided = over
+            break
+        pending, size = sorted(over), nxt
+    placed = []
+    for i in range(len(cards)):
+        if i in two_sided:
+            placed += [Placed(i, size_of[i], "front"), Placed(i, size_of[i], "back")]
+        else:
+            placed.append(Placed(i, size_of[i]))
+    return placed
+
+
+def _with_id(card_html_text: str, i: int) -> str:
+    return card_html_text.replace("<article ", f'<article id="card-{i}" ', 1)
+
+
+def write_pdf(kb: KnowledgeBase, cards: list[Card], path: Path, lang: str = "pl", size: str = "poker",
+              paper: str = "a4", templates: Path | None = None) -> dict:
+    """Write the cards and their rules appendix; returns {'pages': n, 'cards': n, 'sizes': {...}}."""
+    from weasyprint import CSS as WCSS, HTML
+    placed = fit(kb, cards, lang, size, templates)
+    e = env(templates)
+    layout = sheets(placed, paper)
+    w, h = PAPERS[paper]
+    body = []
+    for sheet_size, items in layout:
+        cols, _ = grid(paper, sheet_size)
+        cells = "".join(card_html(e, cards[p.index], lang, sheet_size, p.part, anchor=f"{p.index}-{p.part}")
+                        for p in items)
+        body.append(f'<section class="ks ks--{paper} ks--{sheet_size}" style="--cols: {cols}">{cells}</section>')
+    body.append(rules_html(kb, rules_used(cards), lang))
+    page_css = f"@page {{ size: {w}mm {h}mm; margin: 0 }} @page rules {{ size: {w}mm {h}mm; margin: 0 }} .kr {{ page: rules }}"
+    doc = HTML(string=f'<html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape("kodeks")}</title></head>'
+                      f'<body>{"".join(body)}</body></html>', base_url=".")
+    rendered = doc.render(stylesheets=[WCSS(filename=str(CSS)), WCSS(string=page_css)])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".pdf.tmp")
+    rendered.write_pdf(str(tmp))
+    tmp.replace(path)
+    sizes = {s: sum(1 for p in placed if p.size == s and p.part != "back") for s in ORDER}
+    return {"pages": len(rendered.pages), "cards": len(cards), "sizes": sizes}
