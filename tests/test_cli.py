@@ -31,7 +31,7 @@ def test_stats_counts_entries_translation_and_gaps(mini):
     proc = run_kodeks("stats", "--json", "--content", mini, cwd=mini.parent)
     data = json.loads(proc.stdout)
     game = data["games"]["ciernie-i-gwiazdy"]
-    assert game["entries"] == 13
+    assert game["entries"] == 14
     assert game["kinds"]["rule"]["texts"] - game["kinds"]["rule"]["texts_en"] == 1  # the melee text
     assert game["kinds"]["unit"]["gaps"] == 1
     table = run_kodeks("stats", "--content", mini, cwd=mini.parent).stdout

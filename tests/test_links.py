@@ -140,3 +140,11 @@ def test_copy_link_button_and_rule_permalinks(real_build, browser):
     assert button.inner_text() in ("Skopiowano", "Kopiuj odnośnik")
     page.close()
     assert re.search(r'class="headerlink" href="#', (real_build / f"{G}/rule/melee.html").read_text(encoding="utf-8"))
+
+
+def test_a_phrase_does_not_run_across_punctuation_marks_or_paragraphs():
+    linker = autolink.Linker()
+    linker.add("walka wręcz", Key(G, "rule", "melee"))
+    assert [m.target.id for m in linker.matches("walka\nwręcz")] == ["melee"]
+    for text in ("walka (wręcz", "**walka** wręcz", "walka.\n\nwręcz", "walka, wręcz"):
+        assert linker.matches(text) == [], text

@@ -15,7 +15,7 @@ GAME = "ciernie-i-gwiazdy"
 def test_fixture_is_valid():
     checked = load_and_check(MINI, MINI.parent)
     assert [p.format() for p in checked.problems.items] == []
-    assert len(checked.kb.entries) == 13
+    assert len(checked.kb.entries) == 14
 
 
 def _write_case(content: Path, case: dict) -> Path:
@@ -54,4 +54,4 @@ def test_cli_exit_status_and_format(mini):
     assert "content/ciernie-i-gwiazdy/skill/bad.yaml:4:1: error: unknown field 'sumary'" in proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
     ok = run_kodeks("validate", "--content", MINI, cwd=MINI.parent)
-    assert ok.returncode == 0 and "13 entries" in ok.stdout
+    assert ok.returncode == 0 and "14 entries" in ok.stdout

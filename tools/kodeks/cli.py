@@ -74,7 +74,8 @@ def stats(content: Optional[Path] = ContentOpt,
 def build(content: Optional[Path] = ContentOpt,
           out_dir: Optional[Path] = typer.Option(None, "--out", help="Where to build (default: build/)."),
           templates: Optional[Path] = typer.Option(None, "--templates", help="A folder of templates that override kodeks' own."),
-          sequential: bool = typer.Option(False, "--sequential", help="Build the two languages one after the other.")) -> None:
+          sequential: bool = typer.Option(False, "--sequential", help="Build the two languages one after the other."),
+          no_pdf: bool = typer.Option(False, "--no-pdf", help="Skip the card PDFs offered for download (faster previews).")) -> None:
     """Validate, then build the bilingual site into build/site (PL at /, EN at /en/)."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -94,7 +95,7 @@ def build(content: Optional[Path] = ContentOpt,
         try:
             result = build_site(checked.kb, root, out_dir, templates,
                                 progress=lambda step: progress.update(task, description=f"building: {step}"),
-                                parallel=not sequential)
+                                parallel=not sequential, pdf=not no_pdf)
         except BuildError as exc:
             progress.stop()
             err.print(f"build failed: {exc}", style="bold red")
@@ -180,7 +181,7 @@ def serve(content: Optional[Path] = ContentOpt,
             state.last_error = "content has errors"
             return False
         try:
-            result = build_site(checked.kb, root, out_dir, templates)
+            result = build_site(checked.kb, root, out_dir, templates, pdf=False)
         except BuildError as exc:
             err.print(f"build failed: {exc}", style="red")
             for line in exc.details[:20]:
@@ -275,6 +276,66 @@ def forms(term: str = typer.Argument(..., help="A Polish term in the nominative,
         err.print(str(exc), style="red")
         raise typer.Exit(2)
     print("forms:\n  pl: [" + ", ".join(result) + "]")
+
+
+@app.command()
+def cards(game: str = typer.Argument(..., help="The game id."),
+          output: Path = typer.Option(..., "-o", "--output", help="The PDF to write."),
+          faction: Optional[str] = typer.Option(None, "--faction", help="Only this faction's units (id)."),
+          units: Optional[str] = typer.Option(None, "--units", help="Only these units: id,id:2,... (a count folds "
+                                                                  "identical cards into one marked ×N)."),
+          extra: Optional[Path] = typer.Option(None, "--extra", help="A folder of your own units (YAML), validated "
+                                                                    "like the shipped content."),
+          size: str = typer.Option("poker", "--size", help="poker (63×88 mm), tarot (70×120 mm) or a6; a card that "
+                                                          "does not fit takes the next larger size."),
+          paper: str = typer.Option("a4", "--paper", help="a4 or letter."),
+          lang: str = typer.Option("pl", "--lang", help="pl or en."),
+          content: Optional[Path] = ContentOpt,
+          templates: Optional[Path] = typer.Option(None, "--templates", help="Override card.html.j2.")) -> None:
+    """Print unit cards to a PDF (WeasyPrint): stats, weapons, skill reminders, and the rules they use."""
+    from .cards.content import card as make_card, cards_for
+    from .cards.layout import PAPERS, SIZES
+    from .cards.pdf import write_pdf
+    for name, value, allowed in (("--size", size, SIZES), ("--paper", paper, PAPERS), ("--lang", lang, ("pl", "en"))):
+        if value not in allowed:
+            err.print(f"{name} must be one of: {', '.join(allowed)}", style="red")
+            raise typer.Exit(2)
+    root, content_dir = _paths(content)
+    checked = load_and_check(content_dir, root, extra=extra, extra_game=game if extra else None)
+    if not _report(checked, quiet_ok=True):
+        raise typer.Exit(1)
+    kb = checked.kb
+    if game not in kb.games:
+        err.print(f"unknown game '{game}'; games: {', '.join(kb.games)}", style="red")
+        raise typer.Exit(2)
+    chosen = cards_for(kb, game, lang, faction=faction)
+    if extra is not None:
+        extra_keys = set(checked.extra_units or [])
+        chosen = [c for c in chosen if c.key not in extra_keys] + [make_card(kb, kb.get(k), lang) for k in checked.extra_units or []]
+    counts: dict[str, int] = {}
+    if units:
+        for part in units.split(","):
+            uid, _, n = part.strip().partition(":")
+            if not uid:
+                continue
+            if not n.isdigit() and n:
+                err.print(f"--units: '{part}' should be id or id:count", style="red")
+                raise typer.Exit(2)
+            counts[uid] = counts.get(uid, 0) + int(n or 1)
+        known = {c.key.id for c in chosen}
+        unknown = [u for u in counts if u not in known]
+        if unknown:
+            err.print(f"unknown unit(s) in {game}: {', '.join(unknown)}", style="red")
+            raise typer.Exit(2)
+        chosen = [c for c in chosen if c.key.id in counts]
+        for c in chosen:
+            c.count = counts[c.key.id]
+    if not chosen:
+        err.print("no units to print", style="red")
+        raise typer.Exit(1)
+    info = write_pdf(kb, chosen, output, lang, size, paper, templates)
+    out.print(f"wrote {output}: {info['cards']} cards on {info['pages']} pages "
+              f"({', '.join(f'{n} {s}' for s, n in info['sizes'].items() if n)})")
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ def find_root(start: Path | None = None) -> Path:
 class Checked:
     loaded: Loaded
     problems: Problems
+    extra_units: list = None
 
     @property
     def kb(self):
@@ -32,9 +33,14 @@ class Checked:
         return not self.problems.errors
 
 
-def load_and_check(content: Path, root: Path | None = None, extra: list[Path] | None = None) -> Checked:
-    """Load content/ and run every check; the model is usable only when `ok`."""
+def load_and_check(content: Path, root: Path | None = None, extra: Path | None = None,
+                   extra_game: str | None = None) -> Checked:
+    """Load content/ (and a player's extra folder for one game) and run every check; usable only when `ok`."""
+    from .content.loader import load_extra
     problems = Problems(root=root or content.parent)
     loaded = load(content, problems)
+    checked = Checked(loaded, problems)
+    if extra is not None and extra_game is not None:
+        checked.extra_units = load_extra(loaded, extra, extra_game, problems)
     checks.run(loaded, problems)
-    return Checked(loaded, problems)
+    return checked

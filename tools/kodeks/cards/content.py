@@ -1,6 +1,7 @@
 """What goes on a unit's card, in one language: everything needed at the table, because paper has no hover."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..model.entry import Entry, Use
@@ -47,6 +48,7 @@ class Card:
     text: str = ""  # for units whose rules are only prose (e.g. tiles' abilities)
     source: str = ""
     has_gap: bool = False
+    count: int = 1  # how many of this unit a roster has: identical cards fold into one marked ×N
 
     @property
     def rules_used(self) -> list[Key]:
@@ -79,6 +81,15 @@ def _reminder(kb: KnowledgeBase, use: Use, lang: str) -> Reminder | None:
         if lv is not None and lv.text:
             text = (text + " " if text else "") + f"({use.level}: {lv.text.plain(lang)})"
     return Reminder(target.key, target.name.plain(lang), use.level, text)
+
+
+_MD = re.compile(r"(\*\*|__|`|^#+\s*|\|)", re.M)
+
+
+def _is_family(kb: KnowledgeBase, use: Use) -> bool:
+    """A weapon family (its catalogue heading) is not a rule to remind of on every weapon row."""
+    target = kb.get(use.key)
+    return bool(target and target.category and "family" in target.category)
 
 
 def _fields(fields: list[FieldDef], rows: list[dict]) -> list[FieldDef]:
@@ -119,7 +130,7 @@ def card(kb: KnowledgeBase, unit: Entry, lang: str) -> Card:
                 name = f"{use.count}× {name}"
             if i == 0 and prof.name and len(weapon.profiles) > 1:
                 name += f" ({prof.name.plain(lang)})"
-            traits = (weapon.traits if i == 0 else []) + prof.traits
+            traits = [u for u in (weapon.traits if i == 0 else []) + prof.traits if not _is_family(kb, u)]
             rules = ", ".join((kb.get(t.key).name.plain(lang) if kb.get(t.key) else t.key.id) + (f" {t.level}" if t.level else "")
                               for t in traits)
             rule_uses += traits
@@ -128,13 +139,13 @@ def card(kb: KnowledgeBase, unit: Entry, lang: str) -> Card:
     c.equipment = [r for r in (_reminder(kb, u, lang) for u in unit.equipment) if r]
     seen = set()
     for u in rule_uses:
-        if u.key not in seen and not u.key.id.startswith("family-"):
+        if u.key not in seen and not _is_family(kb, u):
             seen.add(u.key)
             r = _reminder(kb, Use(u.key), lang)
             if r:
                 c.weapon_rules.append(r)
     if not (c.skills or c.weapon_rows) and unit.text:
-        plain = unit.text.plain(lang)
+        plain = _MD.sub(" ", unit.text.plain(lang))
         c.text = plain if len(plain) < 600 else plain[:597].rsplit(" ", 1)[0] + "…"
     cit = unit.sources[0]
     book = game.book(cit.book)

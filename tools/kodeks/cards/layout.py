@@ -25,6 +25,8 @@ class Placed:
     index: int  # which card
     size: str
     part: str = "all"  # all, front or back
+    items: set | None = None  # a back's reminder lines (None: all)
+    last: bool = True  # the last side carries the text and the footer
 
 
 def sheets(placed: list[Placed], paper: str) -> list[tuple[str, list[Placed]]]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import os
 from pathlib import Path
 
 from ..model.kb import KnowledgeBase
@@ -14,7 +15,8 @@ def _measure_css() -> str:
     pages = "".join(f"@page {s} {{ size: {w}mm {h}mm; margin: 0 }} .kc--{s} {{ page: {s}; }}"
                     for s, (w, h) in SIZES.items())
     return pages + ".kc { height: auto !important; min-height: 0 !important; overflow: visible !important; " \
-                   "break-after: page; border-radius: 0; } .kc__foot { margin-top: 2mm; }"
+                   "break-after: page; border-radius: 0; padding-bottom: 2.2mm !important; } " \
+                   ".kc__foot { position: static !important; margin-top: 2mm; }"
 
 
 def _overflowing(cards_html: list[tuple[str, str]], base_url: str) -> set[str]:
@@ -50,13 +52,32 @@ def fit(kb: KnowledgeBase, cards: list[Card], lang: str, smallest: str = "poker"
             two_sided = over
             break
         pending, size = sorted(over), nxt
+    backs = _split_backs(e, cards, sorted(two_sided), lang) if two_sided else {}
     placed = []
     for i in range(len(cards)):
         if i in two_sided:
-            placed += [Placed(i, size_of[i], "front"), Placed(i, size_of[i], "back")]
+            placed.append(Placed(i, size_of[i], "front"))
+            pages = backs[i]
+            for n, items in enumerate(pages):
+                placed.append(Placed(i, size_of[i], "back", items=items, last=n == len(pages) - 1))
         else:
             placed.append(Placed(i, size_of[i]))
     return placed
+
+
+def _split_backs(e, cards: list[Card], indices: list[int], lang: str) -> dict[int, list[set]]:
+    """Lay the backs out as A6 pages and read which reminder lines each page got: one back per page."""
+    from weasyprint import CSS as WCSS, HTML
+    html_text = "".join(_with_id(card_html(e, cards[i], lang, "a6", "back", anchor=str(i)), i) for i in indices)
+    doc = HTML(string="<html><body>" + html_text + "</body></html>", base_url=".")
+    rendered = doc.render(stylesheets=[WCSS(filename=str(CSS)), WCSS(string=_measure_css())])
+    out: dict[int, dict[int, set]] = {i: {} for i in indices}
+    for pno, page in enumerate(rendered.pages):
+        for anchor in page.anchors:
+            if anchor.startswith("item-"):
+                card_i, item = anchor[len("item-"):].rsplit("-", 1)
+                out[int(card_i)].setdefault(pno, set()).add(int(item))
+    return {i: [items for _, items in sorted(pages.items())] or [set()] for i, pages in out.items()}
 
 
 def _with_id(card_html_text: str, i: int) -> str:
@@ -74,8 +95,8 @@ def write_pdf(kb: KnowledgeBase, cards: list[Card], path: Path, lang: str = "pl"
     body = []
     for sheet_size, items in layout:
         cols, _ = grid(paper, sheet_size)
-        cells = "".join(card_html(e, cards[p.index], lang, sheet_size, p.part, anchor=f"{p.index}-{p.part}")
-                        for p in items)
+        cells = "".join(card_html(e, cards[p.index], lang, sheet_size, p.part, anchor=f"{p.index}-{p.part}",
+                                  items=p.items, last=p.last) for p in items)
         body.append(f'<section class="ks ks--{paper} ks--{sheet_size}" style="--cols: {cols}">{cells}</section>')
     body.append(rules_html(kb, rules_used(cards), lang))
     page_css = f"@page {{ size: {w}mm {h}mm; margin: 0 }} @page rules {{ size: {w}mm {h}mm; margin: 0 }} .kr {{ page: rules }}"
@@ -83,8 +104,9 @@ def write_pdf(kb: KnowledgeBase, cards: list[Card], path: Path, lang: str = "pl"
                       f'<body>{"".join(body)}</body></html>', base_url=".")
     rendered = doc.render(stylesheets=[WCSS(filename=str(CSS)), WCSS(string=page_css)])
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".pdf.tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # concurrent builds share the cache
     rendered.write_pdf(str(tmp))
     tmp.replace(path)
     sizes = {s: sum(1 for p in placed if p.size == s and p.part != "back") for s in ORDER}
+    sizes["backs"] = sum(1 for p in placed if p.part == "back")
     return {"pages": len(rendered.pages), "cards": len(cards), "sizes": sizes}

@@ -30,17 +30,20 @@ def env(extra: Path | None = None) -> jinja2.Environment:
                               lstrip_blocks=True)
 
 
-def card_html(e: jinja2.Environment, card: Card, lang: str, size: str, part: str = "all", anchor: str = "") -> str:
+def card_html(e: jinja2.Environment, card: Card, lang: str, size: str, part: str = "all", anchor: str = "",
+              items: set[int] | None = None, last: bool = True) -> str:
     words = dict(WORDS[lang], legend=t(lang, "gap_legend"))
-    return e.get_template("card.html.j2").render(card=card, size=size, part=part, words=words,
-                                                  anchor=anchor or card.key.id)
+    html_text = e.get_template("card.html.j2").render(card=card, size=size, part=part, words=words,
+                                                       anchor=anchor or card.key.id, items=items, last=last)
+    return html_text
 
 
 def sheets_html(e, cards: list[Card], layout: list[tuple[str, list[Placed]]], paper: str, lang: str) -> str:
     out = []
     for size, items in layout:
         cols, _ = grid(paper, size)
-        body = "".join(card_html(e, cards[p.index], lang, size, p.part, anchor=f"{p.index}-{p.part}") for p in items)
+        body = "".join(card_html(e, cards[p.index], lang, size, p.part, anchor=f"{p.index}-{p.part}",
+                                 items=p.items, last=p.last) for p in items)
         out.append(f'<section class="ks ks--{paper} ks--{size}" style="--cols: {cols}">{body}</section>')
     return "\n".join(out)
 
@@ -56,6 +59,7 @@ def rules_html(kb: KnowledgeBase, keys: list[Key], lang: str) -> str:
     entries = sorted((kb.get(k) for k in keys if kb.get(k) is not None), key=lambda e: e.name.plain(lang).lower())
     parts = [f'<section class="kr"><h2>{html.escape(WORDS[lang]["rules_title"])}</h2>']
     for entry in entries:
+        parts.append(f'<div class="kr__item" data-rule="{entry.key}">')
         parts.append(f'<h3 id="rule-{entry.kind}-{entry.id}">{html.escape(entry.name.plain(lang))}</h3>')
         if entry.summary:
             parts.append(f"<p><em>{html.escape(entry.summary.plain(lang))}</em></p>")
@@ -66,6 +70,7 @@ def rules_html(kb: KnowledgeBase, keys: list[Key], lang: str) -> str:
                            for lv in entry.levels if lv.text)
             if rows:
                 parts.append(f'<table><tr><th>{WORDS[lang]["level"]}</th><th></th></tr>{rows}</table>')
+        parts.append("</div>")
     parts.append("</section>")
     return "\n".join(parts)
 

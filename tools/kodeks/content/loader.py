@@ -236,3 +236,26 @@ def _load_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, pro
             continue
         loaded.kb.entries[entry.key] = entry
     return order
+
+
+def load_extra(loaded: Loaded, folder: Path, game: str, problems: Problems) -> list[Key]:
+    """A player's own entries (units for armies kodeks does not ship, and what they need), read from `folder`
+    with the same schema and checks: files directly in the folder are units; a subfolder named after a kind
+    holds entries of that kind. Returns the keys of the units read."""
+    if not folder.is_dir():
+        problems.error(folder, Pos(1, 1), "the folder of extra units does not exist", "pass an existing folder to --extra")
+        return []
+    g = loaded.kb.games.get(game)
+    if g is None:
+        return []
+    order = max((e.order for e in loaded.kb.entries.values()), default=0)
+    before = set(loaded.kb.entries)
+    for path in _yaml_files(folder):
+        rel = path.relative_to(folder)
+        kind = rel.parts[0] if len(rel.parts) > 1 else "unit"
+        if kind not in schemas.KINDS:
+            problems.error(path, Pos(1, 1), f"unknown kind folder '{kind}'{did_you_mean(kind, schemas.KINDS)}",
+                           "put units directly in the folder, or other entries in a subfolder named after their kind")
+            continue
+        order = _load_file(loaded, path, game, kind, order, problems)
+    return [k for k in loaded.kb.entries if k not in before and k.kind == "unit"]

@@ -59,6 +59,8 @@ class Linker:
         while i < len(words):
             node, best, j = self.root, None, i
             while j < len(words) and words[j][2] in node.children:
+                if j > i and not _joins(text[words[j - 1][1]:words[j][0]]):
+                    break  # a phrase does not run across punctuation, Markdown marks or a paragraph break
                 node = node.children[words[j][2]]
                 j += 1
                 if node.target is not None and (node.exact is None or
@@ -70,6 +72,11 @@ class Linker:
             else:
                 i += 1
         return out
+
+
+def _joins(gap: str) -> bool:
+    """Words of one phrase are separated by spaces, at most one line break, or a hyphen."""
+    return gap.strip(" \t-") == "" and gap.count("\n") <= 1 or gap.strip(" \t\n") == "" and gap.count("\n") <= 1
 
 
 def protected_spans(text: str) -> list[tuple[int, int]]:

@@ -46,10 +46,15 @@ def edit_distance(a: str, b: str, limit: int) -> int:
 
 def typo_candidates(word: str, vocab) -> list[str]:
     """Known name words one letter away (two in words of 8+ letters), the closest ones only; the first
-    letter must match. The browser search applies the same rule."""
+    letter must match. The browser search applies the same rule. `vocab` may be a dict of buckets
+    {(first letter, length): words} (see Engine) or any iterable of words."""
     limit = 1 if len(word) < 8 else 2
     best, out = limit + 1, []
-    for cand in vocab:
+    if isinstance(vocab, dict):
+        pool = [w for n in range(len(word) - limit, len(word) + limit + 1) for w in vocab.get((word[:1], n), ())]
+    else:
+        pool = vocab
+    for cand in pool:
         if cand[:1] != word[:1]:
             continue
         d = edit_distance(word, cand, limit)
@@ -193,6 +198,9 @@ class Engine:
         self.reader = QueryAnalyzer(self.analyzer, self.tables["vocab"])
         with self.ix.searcher() as s:
             self.raw_vocab = {w.decode("utf-8") if isinstance(w, bytes) else w for w in s.lexicon("raw")}
+            self.raw_buckets: dict[tuple[str, int], list[str]] = {}
+            for w in self.raw_vocab:
+                self.raw_buckets.setdefault((w[:1], len(w)), []).append(w)
             self.exact_names = {}
             self.games = set()
             for stored in s.all_stored_fields():
@@ -216,7 +224,7 @@ class Engine:
             parts.append(Or([Term(f, tok, boost=BOOSTS[f]) for tok in group for f in FIELDS]))
         for w in raw[:12]:
             if len(w) >= 4 and w not in self.raw_vocab:
-                near = typo_candidates(w, self.raw_vocab)
+                near = typo_candidates(w, self.raw_buckets)
                 if near:
                     parts.append(DisjunctionMax([Term("raw", c, boost=FUZZY_BOOST) for c in near]))
         q = Or(parts)

@@ -61,7 +61,8 @@ def base_config(root: Path) -> Path:
     return schema_dir().parent / "mkdocs.yml"
 
 
-def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None) -> tuple[Path, int]:
+def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None,
+                   pdf_cache: Path | None = None) -> tuple[Path, int]:
     """Write one language's docs folder and mkdocs config; returns (config path, page count)."""
     docs = work / lang / "docs"
     docs.mkdir(parents=True)
@@ -73,6 +74,9 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
     shutil.copytree(HERE / "assets", docs / "assets")
     from ..search.browser import build_index, script
     (docs / "assets" / "kodeks-index.js").write_text(script(build_index(kb, lang)), encoding="utf-8")
+    if pdf_cache is not None:
+        from ..cards.publish import publish
+        publish(kb, lang, docs, pdf_cache)
     config = {
         "INHERIT": str(base_config(root)),
         "docs_dir": str(docs),
@@ -171,7 +175,7 @@ def recover(out: Path) -> None:
 
 
 def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | None = None,
-               progress=None, parallel: bool = True) -> BuildResult:
+               progress=None, parallel: bool = True, pdf: bool = True) -> BuildResult:
     """Build both languages into out/site. Raises BuildError (old site untouched) on failure."""
     start = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
@@ -185,7 +189,8 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
         for lang in LANGS:
             if progress:
                 progress(f"pages ({lang.upper()})")
-            configs[lang], result.pages[lang] = write_language(kb, lang, work, root, template_dir)
+            configs[lang], result.pages[lang] = write_language(kb, lang, work, root, template_dir,
+                                                               out / ".cache" / "pdf" if pdf else None)
         if progress:
             progress("mkdocs (PL + EN)")
         try:

@@ -7,6 +7,7 @@ from pathlib import Path
 import jinja2
 
 from ..model.entry import Entry
+from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..textfold import fold
 from . import sections, urls
@@ -215,6 +216,68 @@ def home_page(env, kb: KnowledgeBase, lang: str) -> str:
     return env.get_template("home.md.j2").render(page=page, intro=intro, body=body)
 
 
+PRINT_WORDS = {
+    "pl": {"title": "Karty jednostek", "size": "Rozmiar", "paper": "Papier", "print": "Drukuj", "pdf": "PDF",
+           "roster": "Rozpiska", "roster_help": "Wpisz liczby przy jednostkach albo wklej rozpiskę (id:liczba, …); "
+           "puste pole drukuje wszystkie karty po jednej. Adres strony zapamiętuje wybór.",
+           "clear": "Wyczyść", "unit": "Jednostka", "count": "Liczba", "all_factions": "Wszystkie",
+           "sizes": {"poker": "pokerowa 63×88 mm", "tarot": "tarot 70×120 mm", "a6": "A6 105×148 mm"}},
+    "en": {"title": "Unit cards", "size": "Size", "paper": "Paper", "print": "Print", "pdf": "PDF",
+           "roster": "Roster", "roster_help": "Enter counts next to the units or paste a roster (id:count, …); an "
+           "empty roster prints every card once. The page address keeps your choice.",
+           "clear": "Clear", "unit": "Unit", "count": "Count", "all_factions": "All",
+           "sizes": {"poker": "poker 63×88 mm", "tarot": "tarot 70×120 mm", "a6": "A6 105×148 mm"}},
+}
+
+
+def cards_path(game: str, faction: str | None = None) -> str:
+    return f"{game}/cards/{faction or 'index'}.md"
+
+
+def pdf_name(faction: str | None = None) -> str:
+    return f"cards-{faction}.pdf" if faction else "cards.pdf"
+
+
+def print_page(kb: KnowledgeBase, game: str, lang: str, faction: str | None = None) -> str:
+    """A print page: the cards of a game (or a faction) laid out on sheets, a roster, and the rules they use."""
+    import html as _html
+    from ..cards import content as card_content
+    from ..cards import render as card_render
+    w = PRINT_WORDS[lang]
+    page = Page(kb, lang, cards_path(game, faction))
+    g = kb.games[game]
+    cards = card_content.cards_for(kb, game, lang, faction=faction)
+    env = kb.__dict__.setdefault("_card_env", card_render.env())
+    pool = "".join(" ".join(card_render.card_html(env, c, lang, "poker").split()) for c in cards)
+    title = w["title"] + " – " + (kb.get(Key(game, "faction", faction)).name.plain(lang) if faction else g.name.plain(lang))
+    factions = [f for f in kb.of(game, "faction") if any(u.faction and u.faction.key == f.key for u in kb.of(game, "unit"))]
+    links = [f'<a href="{page.to(cards_path(game))[:-3]}.html">{_html.escape(w["all_factions"])}</a>'] + [
+        f'<a href="{page.to(cards_path(game, f.id))[:-3]}.html">{_html.escape(f.name.plain(lang))}</a>' for f in factions]
+    sizes = "".join(f'<option value="{k}">{_html.escape(v)}</option>' for k, v in w["sizes"].items())
+    rows = "".join(f'<tr><td>{_html.escape(c.title)}</td><td><input type="number" min="0" max="99" value="0" '
+                   f'data-roster-unit="{c.key.id}" aria-label="{_html.escape(w["count"])}: {_html.escape(c.title)}"></td></tr>'
+                   for c in cards)
+    rules = " ".join(card_render.rules_html(kb, card_render.rules_used(cards), lang).split())
+    rules = rules.replace('<section class="kr">', '<section class="kr kodeks-rules-sheet">', 1)
+    controls = (f'<div class="kodeks-print-controls">'
+                f'<label>{w["size"]} <select name="size">{sizes}</select></label>'
+                f'<label>{w["paper"]} <select name="paper"><option value="a4">A4</option><option value="letter">Letter</option></select></label>'
+                f'<button type="button" class="md-button md-button--primary" data-print>{w["print"]}</button>'
+                f'<a class="md-button" href="../pdf/{pdf_name(faction).replace(".pdf", "-" + lang + ".pdf")}" download>{w["pdf"]}</a>'
+                f'<span class="kodeks-print-factions">{" · ".join(links)}</span>'
+                f'<details class="kodeks-roster"><summary>{w["roster"]}</summary><p>{_html.escape(w["roster_help"])}</p>'
+                f'<p><input name="roster" type="text" aria-label="{w["roster"]}" placeholder="id:2, id:1"> '
+                f'<button type="button" class="md-button" data-roster-clear>{w["clear"]}</button></p>'
+                f'<table><thead><tr><th>{w["unit"]}</th><th>{w["count"]}</th></tr></thead><tbody>{rows}</tbody></table>'
+                f'</details></div>')
+    body = (f'<div class="kodeks-print" data-kodeks-print>{controls}'
+            f'<div class="kodeks-card-pool" hidden>{pool}</div><div class="kodeks-sheets"></div>'
+            f'{rules}</div>')
+    return (f'---\ntitle: "{title}"\nhide:\n  - toc\n---\n\n'
+            f'<nav class="kodeks-crumbs" markdown>[{esc_md(g.name.plain(lang))}]({page.to(urls.game_index(game))})</nav>\n\n'
+            f"# {esc_md(title)}\n\n{body}\n")
+
+
 def all_pages(kb: KnowledgeBase, lang: str, template_dir: Path | None = None) -> dict[str, str]:
     """{docs-relative path: Markdown} for every page of one language."""
     env = templates(template_dir)
@@ -225,7 +288,16 @@ def all_pages(kb: KnowledgeBase, lang: str, template_dir: Path | None = None) ->
             pages[urls.kind_index(gid, kind)] = kind_page(env, kb, gid, kind, lang)
     for entry in kb.entries.values():
         pages[urls.entry_path(entry)] = entry_page(env, kb, entry, lang)
+    for gid in kb.games:
+        if kb.of(gid, "unit"):
+            pages[cards_path(gid)] = print_page(kb, gid, lang)
+            for faction in card_factions(kb, gid):
+                pages[cards_path(gid, faction.id)] = print_page(kb, gid, lang, faction.id)
     return pages
+
+
+def card_factions(kb: KnowledgeBase, game: str) -> list:
+    return [f for f in kb.of(game, "faction") if any(u.faction and u.faction.key == f.key for u in kb.of(game, "unit"))]
 
 
 def nav(kb: KnowledgeBase, lang: str) -> list:
@@ -240,5 +312,8 @@ def nav(kb: KnowledgeBase, lang: str) -> list:
             for e in entries:
                 kind_items.append({e.title(lang): urls.entry_path(e)})
             sub.append({_kind_name(kb, page, gid, kind): kind_items})
+        if kb.of(gid, "unit"):
+            sub.append({PRINT_WORDS[lang]["title"]: [cards_path(gid)] + [
+                {f.name.plain(lang): cards_path(gid, f.id)} for f in card_factions(kb, gid)]})
         items.append({g.name.plain(lang): sub})
     return items

@@ -267,7 +267,18 @@ def breadcrumbs(page: Page, entry: Entry) -> str:
     return '<nav class="kodeks-crumbs" markdown>' + " › ".join(parts) + "</nav>"
 
 
-ALL = ("breadcrumbs", "stats", "unit_lists", "tables", "rule_children", "term_block", "notes", "gaps", "source",
+def card(page: Page, entry: Entry) -> str:
+    """The unit's card, as it prints (the browser sizes it to fit; see assets/kodeks-cards.js)."""
+    if entry.kind != "unit":
+        return ""
+    from ..cards import content as card_content
+    from ..cards import render as card_render
+    env = page.kb.__dict__.setdefault("_card_env", card_render.env())
+    html = card_render.card_html(env, card_content.card(page.kb, entry, page.lang), page.lang, "poker")
+    return '<div class="kodeks-card-preview">' + " ".join(html.split()) + "</div>"
+
+
+ALL = ("breadcrumbs", "card", "stats", "unit_lists", "tables", "rule_children", "term_block", "notes", "gaps", "source",
        "used_by", "see_also")
 
 
