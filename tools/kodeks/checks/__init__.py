@@ -208,11 +208,31 @@ def _resolve_use(loaded: Loaded, entry: Entry, group: str, use: Use, problems: P
         kb.backrefs[target.key].append(BackRef(entry, group))
 
 
+UNSAFE = [
+    (re.compile(r"<\s*(script|iframe|object|embed|style|form|input|button|textarea|select|link|meta|base|svg|math)\b",
+                re.I), "raw <{0}> in text", "write the text in Markdown; raw HTML like this is not allowed"),
+    (re.compile(r"<[^>]*\bon[a-z]+\s*=", re.I), "an event-handler attribute (on...=) in text",
+     "remove it; content cannot carry scripts"),
+    (re.compile(r"\]\(\s*(javascript|vbscript|data)\s*:", re.I), "a {0}: link in text",
+     "link to an entry with id:kind/id or to an https:// address"),
+    (re.compile(r"(href|src)\s*=\s*[\"']?\s*(javascript|vbscript|data)\s*:", re.I), "a {1}: address in text",
+     "link to an entry with id:kind/id or to an https:// address"),
+]
+
+
+def _check_safe(loaded: Loaded, entry: Entry, lpath: tuple, source: str, problems: Problems) -> None:
+    yf = loaded.yf(entry)
+    for pattern, message, fix in UNSAFE:
+        for m in pattern.finditer(source):
+            problems.error(entry.file, yf.text_pos(lpath, m.start()), message.format(*(g.lower() for g in m.groups())), fix)
+
+
 def _check_links(loaded: Loaded, entry: Entry, path: tuple, text: BiText, problems: Problems) -> None:
     kb = loaded.kb
     yf = loaded.yf(entry)
     for lang, rich in text.items():
         lpath = path + (lang,)
+        _check_safe(loaded, entry, lpath, rich.source, problems)
         # A ](id: that the link grammar did not take is a malformed link (spaces, missing bracket...).
         spans = [(link.start, link.end) for link in rich.links]
         for m in LOOSE_ID_RE.finditer(rich.source):

@@ -14,11 +14,12 @@ from collections import Counter, defaultdict
 
 from ..model.kb import KnowledgeBase
 from .analysis import Analyzer, STOP, words
-from .documents import BOOSTS, FIELDS, concept_tags, documents, fields, phrases
+from .documents import BOOSTS, FIELDS, common_body_tokens, concept_tags, documents, fields, phrases
 
-from .engine import FUZZY_BOOST
+from .engine import FUZZY_BOOST, PREFER
 
 K1, B = 1.2, 0.75
+WEIGHT_SCALE = 4  # weights travel as integers: quarter points are precise enough to rank
 
 
 def build_index(kb: KnowledgeBase, lang: str) -> dict:
@@ -30,8 +31,9 @@ def build_index(kb: KnowledgeBase, lang: str) -> dict:
     stems: dict[str, str] = {}
     raw_fields: list[list[str]] = []
     exact: dict[str, list[int]] = defaultdict(list)
+    common = common_body_tokens(analyzer, docs)
     for i, d in enumerate(docs):
-        per_doc.append(fields(analyzer, d, tags))
+        per_doc.append(fields(analyzer, d, tags, common))
         for token in d.exact:
             exact[token].append(i)
         for text in (d.name, d.alias, d.summary, d.body):
@@ -69,7 +71,7 @@ def build_index(kb: KnowledgeBase, lang: str) -> dict:
     groups = sorted({(d.kind_label, d.game_name, d.kind, d.game) for d in docs})
     group_ix = {g: i for i, g in enumerate(groups)}
     return {
-        "v": 2, "lang": lang, "n": len(docs), "exactBoost": BOOSTS["exact"],
+        "v": 2, "lang": lang, "n": len(docs), "exactBoost": BOOSTS["exact"], "scale": WEIGHT_SCALE, "prefer": PREFER,
         "groups": [list(g) for g in groups],  # [kind label, game name, kind, game]
         "docs": [[d.title, d.url.rsplit("/", 3)[-1].removesuffix(".html"),
                   group_ix[(d.kind_label, d.game_name, d.kind, d.game)], _short(d.summary or d.body)] for d in docs],
@@ -86,12 +88,12 @@ def _delta(docs_w: dict[int, float]) -> list[int]:
     """[doc gap, weight × 10, ...]: gaps between sorted document numbers compress well."""
     flat, last = [], 0
     for i in sorted(docs_w):
-        flat += [i - last, max(1, round(docs_w[i] * 10))]
+        flat += [i - last, max(1, round(docs_w[i] * WEIGHT_SCALE))]
         last = i
     return flat
 
 
-def _short(text: str, n: int = 110) -> str:
+def _short(text: str, n: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[:n].rsplit(" ", 1)[0] + "…"
 

@@ -101,17 +101,32 @@ def documents(kb: KnowledgeBase, lang: str) -> list[Doc]:
     named_by: dict[str, list[str]] = {}
     for e in kb.entries.values():
         if e.kind == "term" and e.target is not None:
-            forms = [e.name.plain(lang)] + e.forms.get(lang, []) + e.synonyms.get(lang, []) + e.abbreviations
+            # Inflected forms reach the entry through the glossary tag; exact names are the base forms.
+            forms = [e.name.plain(lang)] + e.synonyms.get(lang, []) + e.abbreviations
             named_by.setdefault(str(e.target.key), []).extend(forms)
     entries = [e for e in kb.entries.values() if not (e.kind == "term" and e.target is not None)]
     return [doc(kb, e, lang, named_by) for e in sorted(entries, key=lambda e: (e.game, e.kind, e.order))]
 
 
-def fields(analyzer, d: Doc, tags: dict[str, str]) -> dict[str, list[str]]:
-    """The tokens of each field of a document: what both engines index."""
+COMMON = 0.15  # a body word found in more than this share of the documents says little about any of them
+
+
+def fields(analyzer, d: Doc, tags: dict[str, str], common: set[str] = frozenset()) -> dict[str, list[str]]:
+    """The tokens of each field of a document: what both engines index. Body words that most documents
+    share (`common`) are left out of the body: they cost index size and barely move a ranking."""
     return {"name": analyzer.analyze(d.name) + ([tags[d.key]] if d.key in tags else []),
             "alias": analyzer.analyze(d.alias), "prefix": prefix_tokens(d.name + " " + d.alias),
-            "summary": analyzer.analyze(d.summary), "body": analyzer.analyze(d.body)}
+            "summary": analyzer.analyze(d.summary),
+            "body": [t for t in analyzer.analyze(d.body) if t not in common]}
+
+
+def common_body_tokens(analyzer, docs: list[Doc]) -> set[str]:
+    df: dict[str, int] = {}
+    for d in docs:
+        for tok in set(analyzer.analyze(d.body)):
+            df[tok] = df.get(tok, 0) + 1
+    limit = COMMON * len(docs)
+    return {tok for tok, n in df.items() if n > limit}
 
 
 def phrases(kb: KnowledgeBase, lang: str) -> list[tuple[tuple[str, ...], str]]:

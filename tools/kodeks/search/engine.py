@@ -23,9 +23,11 @@ from whoosh.scoring import BM25F
 
 from ..model.kb import KnowledgeBase
 from .analysis import Analyzer, QueryAnalyzer, words
-from .documents import BOOSTS, concept_tags, documents, exact_token, fields, phrases, prefix_tokens
+from .documents import (BOOSTS, common_body_tokens, concept_tags, documents, exact_token, fields, phrases,
+                        prefix_tokens)
 
 MAX_QUERY = 1000
+PREFER = 2.0  # how much the game the player is reading counts over the others
 FUZZY_BOOST = 3.0
 
 
@@ -96,12 +98,13 @@ def build(kb: KnowledgeBase, lang: str, folder: Path) -> int:
     raw_df: dict[str, int] = {}
     exact_df: dict[str, int] = {}
     vocab: dict[str, str] = {}
+    common = common_body_tokens(analyzer, docs)
     for d in docs:
         for text in (d.name, d.alias, d.summary, d.body):
             for w in words(text):
                 if w not in analyzer.stop and w not in vocab:
                     vocab[w] = analyzer.stem(w)
-        f = fields(analyzer, d, tags)
+        f = fields(analyzer, d, tags, common)
         for tok in {t for toks in f.values() for t in toks}:
             df[tok] = df.get(tok, 0) + 1
         for tok in set(analyzer.raw(d.name + " " + d.alias)):
@@ -208,7 +211,9 @@ class Engine:
                 self.exact_names.setdefault(" ".join(words(stored["title"])), stored["title"])
 
     def search(self, query: str, game: str | None = None, kind: str | None = None, limit: int = 10,
-               mark=("«", "»")) -> Result:
+               mark=("«", "»"), prefer: str | None = None) -> Result:
+        """`game` and `kind` filter; `prefer` ranks one game's entries higher (the game whose pages the
+        player is reading), as the site's search does on that game's pages."""
         query = (query or "")[:MAX_QUERY]
         result = Result(query=query)
         groups, raw = self.reader.groups(query)
@@ -242,7 +247,8 @@ class Engine:
                     m = len(groups)
                 else:
                     m = sum(1 for g in groups if any(t in matched_tokens for t in g))
-                ranked.append((coverage(hit.score, m, len(groups)), hit.docnum, hit))
+                score = coverage(hit.score, m, len(groups)) * (PREFER if prefer and hit["game"] == prefer else 1.0)
+                ranked.append((score, hit.docnum, hit))
             ranked.sort(key=lambda r: (-r[0], r[1]))
             for score, _, hit in ranked[:limit]:
                 result.hits.append(Hit(key=hit["key"], title=hit["title"], kind=hit["kind"], kind_label=hit["kind_label"],

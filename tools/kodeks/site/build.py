@@ -164,6 +164,18 @@ def swap_in(new_site: Path, final: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def _alive(work_name: str) -> bool:
+    """Is the build that owns .work-<pid>-... still running (another build in the same folder)?"""
+    try:
+        pid = int(work_name.split("-")[1])
+        os.kill(pid, 0)
+    except (ValueError, IndexError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return pid != os.getpid()
+
+
 def recover(out: Path) -> None:
     """If a build died between the two renames of the fallback swap, put the old site back."""
     final = out / "site"
@@ -181,8 +193,9 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
     out.mkdir(parents=True, exist_ok=True)
     recover(out)
     for stale in out.glob(".work-*"):
-        shutil.rmtree(stale, ignore_errors=True)  # left by a killed build
-    work = Path(tempfile.mkdtemp(prefix=".work-", dir=out))
+        if not _alive(stale.name):
+            shutil.rmtree(stale, ignore_errors=True)  # left by a killed build
+    work = Path(tempfile.mkdtemp(prefix=f".work-{os.getpid()}-", dir=out))
     try:
         result = BuildResult(site=out / "site")
         configs = {}

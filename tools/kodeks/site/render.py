@@ -70,6 +70,8 @@ class Page:
         return f'[{label}]({self.href(entry)} "{attr(summary)}"){attrs} }}'
 
     def rich(self, rich: RichText, autolink: bool = False) -> str:
+        """Markdown for the page. Author text passes through `safe` (raw HTML neutralised), so even content
+        that skipped validation cannot bring a script into the site."""
         out = []
         seen = {link.key for link in rich.links}
         if self.entry is not None:
@@ -81,9 +83,9 @@ class Page:
                 entry = self.kb.get(part.key) if not part.nolink else None
                 out.append(part.label if entry is None else self.link_md(part.label, entry, part.level))
             elif autolink and game:
-                out.append(self._autolink(part, game, seen, auto))
+                out.append(self._autolink(safe(part), game, seen, auto))
             else:
-                out.append(part)
+                out.append(safe(part))
         return "".join(out)
 
     def _autolink(self, text: str, game: str, seen: set, auto: set) -> str:
@@ -156,6 +158,31 @@ class Page:
 
     def has_gap(self, *groups: dict) -> bool:
         return any(isinstance(v, Gap) for g in groups for v in g.values())
+
+
+ALLOWED_TAGS = {"br", "sup", "sub", "em", "strong", "b", "i", "kbd", "abbr", "s", "u", "small", "mark"}
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)([^<>]*)>")
+_BAD_LINK = re.compile(r"\]\(\s*(?:javascript|vbscript|data)\s*:[^)]*\)", re.I)
+
+
+def safe(markdown_text: str) -> str:
+    """Author Markdown with raw HTML neutralised: a few inline tags stay (without attributes), every other
+    tag is shown as text, and script-like link targets are dropped. nh3 cleans what inline HTML remains."""
+    import nh3
+
+    def tag(m: re.Match) -> str:
+        name = m.group(2).lower()
+        if name in ALLOWED_TAGS:
+            return f"<{m.group(1)}{name}>"
+        return html.escape(m.group(0), quote=False)
+
+    text = _BAD_LINK.sub("](#)", markdown_text)
+    text = _TAG.sub(tag, text)
+    if "<" in text:
+        # Keep Markdown intact: clean only the stretches that hold a tag.
+        text = re.sub(r"<[^<>]*>[^<]*</[a-z]+>|<br>", lambda m: nh3.clean(m.group(0), tags=ALLOWED_TAGS,
+                                                                        attributes={}), text)
+    return text
 
 
 def esc_md(text: str) -> str:

@@ -134,7 +134,16 @@
     return prev[b.length];
   }
 
-  function search(ix, query, limit) {
+  /* The game whose pages the player is reading (its entries rank higher), from the page's address. */
+  function currentGame(ix) {
+    var games = {};
+    ix.groups.forEach(function (g) { games[g[3]] = true; });
+    var parts = location.pathname.split("/");
+    for (var i = parts.length - 1; i >= 0; i--) if (games[parts[i]]) return parts[i];
+    return null;
+  }
+
+  function search(ix, query, limit, prefer) {
     var q = analyze(ix, String(query).slice(0, 1000));
     var scores = {}, matched = {}, total = q.groups.length;
     q.groups.forEach(function (group, g) {
@@ -143,7 +152,7 @@
         if (!p) return;
         var weight = idf(ix, p.length / 2);
         for (var i = 0; i < p.length; i += 2) {
-          scores[p[i]] = (scores[p[i]] || 0) + weight * p[i + 1] / 10;
+          scores[p[i]] = (scores[p[i]] || 0) + weight * p[i + 1] / ix.scale;
           (matched[p[i]] = matched[p[i]] || {})[g] = true;
         }
       });
@@ -165,14 +174,15 @@
       var top = {};  // per document the best of the candidates, as whoosh's DisjunctionMax
       near.forEach(function (cand) {
         var p = ix.raw[cand], weight = idf(ix, p.length / 2);
-        for (var i = 0; i < p.length; i += 2) top[p[i]] = Math.max(top[p[i]] || 0, weight * p[i + 1] / 10);
+        for (var i = 0; i < p.length; i += 2) top[p[i]] = Math.max(top[p[i]] || 0, weight * p[i + 1] / ix.scale);
       });
       Object.keys(top).forEach(function (d) { scores[d] = (scores[d] || 0) + top[d]; });
     });
     var ranked = Object.keys(scores).map(function (d) {
       var m = matched[d] ? Object.keys(matched[d]).length : 0;
       var cover = total ? 0.1 + 0.9 * m / total : 1;
-      return [Number(d), scores[d] * cover];
+      var boost = prefer && ix.docs[d][5] === prefer ? ix.prefer : 1;
+      return [Number(d), scores[d] * cover * boost];
     });
     ranked.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     return { hits: ranked.slice(0, limit || 20), analysis: q };
@@ -186,7 +196,7 @@
       : { none: "Nic nie znaleziono", one: "1 wynik", many: " wyników", hint: "Wpisz, czego szukasz" };
     list.innerHTML = "";
     if (!words(query).length) { meta.textContent = t.hint; return; }
-    var res = search(ix, query, 30);
+    var res = search(ix, query, 30, currentGame(ix));
     meta.textContent = res.hits.length === 0 ? t.none : res.hits.length === 1 ? t.one : res.hits.length + t.many;
     var root = base() + "/";
     var prefix = ix.lang === "en" ? "en/" : "";
@@ -242,9 +252,9 @@
     if (params.get("q")) { toggle.checked = true; input.value = params.get("q"); run(); }
   }
 
-  window.kodeksSearch = { fold: fold, words: words, search: function (q, limit) {
+  window.kodeksSearch = { fold: fold, words: words, search: function (q, limit, prefer) {
     if (!state.index && window.KODEKS_INDEX) state.index = prepare(window.KODEKS_INDEX);
-    return state.index ? search(state.index, q, limit) : null;
+    return state.index ? search(state.index, q, limit, prefer === undefined ? currentGame(state.index) : prefer) : null;
   }, load: load };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();

@@ -1,0 +1,78 @@
+"""Bad input never breaks the site: sanitised HTML, atomic builds (even under SIGKILL), no tracebacks."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import MINI, ROOT, run_kodeks
+from kodeks.site.render import safe
+
+THEME_INLINE = ("var palette=__md_get(", "var target=document.getElementById(location.hash", "__md_scope=new URL(")
+
+
+@pytest.mark.parametrize("vector", [
+    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<a href='javascript:alert(1)'>x</a>",
+    "[x](javascript:alert(1))", "<svg onload=alert(1)>", "<iframe src=//evil>", "<b onmouseover=alert(1)>x</b>",
+    "[x](JaVaScRiPt:alert(1))", "<style>*{}</style>", "<math><mi xlink:href=javascript:alert(1)>",
+])
+def test_author_markdown_cannot_carry_a_script(vector):
+    out = safe(vector)
+    assert not re.search(r"<\s*(script|img|a|svg|iframe|style|math|mi)\b", out, re.I), out
+    assert not re.search(r"\bon[a-z]+\s*=", re.sub(r"&lt;.*?&gt;", "", out), re.I)
+    assert "javascript:" not in re.sub(r"&lt;.*?&gt;", "", out).lower()
+
+
+def test_every_page_has_only_the_theme_and_project_scripts(real_build):
+    pages = 0
+    for page in real_build.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        pages += 1
+        for attrs, body in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S):
+            src = re.search(r'src="([^"]+)"', attrs)
+            if src:
+                name = src.group(1).split("/assets/")[-1] if "/assets/" in src.group(1) else src.group(1)
+                assert re.fullmatch(r"(assets/)?(javascripts/bundle\.[0-9a-f]+\.min\.js|kodeks(-[a-z]+)?\.js)",
+                                    name.removeprefix("../") if not name.startswith("assets") else name), (page, src.group(1))
+            elif 'id="__config"' in attrs and 'type="application/json"' in attrs:
+                continue
+            else:
+                assert body.strip().startswith(THEME_INLINE), (page, body[:80])
+        assert not re.search(r"<[^>]+\son[a-z]+\s*=", html, re.I), page
+        assert "javascript:" not in html.lower(), page
+    assert pages > 1000
+
+
+def _build(content, out, cwd):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "tools"))
+    return subprocess.Popen([sys.executable, "-m", "kodeks", "build", "--no-pdf", "--content", str(content),
+                             "--out", str(out)], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_a_build_killed_half_way_leaves_the_previous_site(tmp_path, mini):
+    out = tmp_path / "out"
+    run_kodeks("build", "--no-pdf", "--content", mini, "--out", out, cwd=mini.parent, check=True)
+    before = {p.relative_to(out / "site"): p.read_bytes() for p in (out / "site").rglob("*") if p.is_file()}
+    # Change the content so a finished build would differ, then kill builds at several moments.
+    dodge = mini / "ciernie-i-gwiazdy/skill/dodge.yaml"
+    dodge.write_text(dodge.read_text(encoding="utf-8").replace("name: {pl: Unik, en: Dodge}",
+                                                             "name: {pl: Unik zmieniony, en: Dodge changed}"),
+                     encoding="utf-8")
+    for delay in (0.5, 1.5, 2.5):
+        proc = _build(mini, out, mini.parent)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        after = {p.relative_to(out / "site"): p.read_bytes() for p in (out / "site").rglob("*") if p.is_file()}
+        if after != before:  # the build won the race and finished: then it must be complete and new
+            assert "Unik zmieniony" in (out / "site/ciernie-i-gwiazdy/skill/dodge.html").read_text(encoding="utf-8")
+            break
+        assert after == before
+    # A following build recovers and cleans up what the killed ones left.
+    run_kodeks("build", "--no-pdf", "--content", mini, "--out", out, cwd=mini.parent, check=True)
+    assert "Unik zmieniony" in (out / "site/ciernie-i-gwiazdy/skill/dodge.html").read_text(encoding="utf-8")
+    assert not list(out.glob(".work-*")) and not list(out.glob(".site-old-*"))
