@@ -69,3 +69,9 @@ def test_serve_handler_stays_inside_the_site(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_shipped_content_is_in_canonical_form():
+    from conftest import CONTENT, ROOT
+    proc = run_kodeks("fmt", "--check", CONTENT, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]

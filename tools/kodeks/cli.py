@@ -338,6 +338,34 @@ def cards(game: str = typer.Argument(..., help="The game id."),
               f"({', '.join(f'{n} {s}' for s, n in info['sizes'].items() if n)})")
 
 
+@app.command()
+def fmt(paths: Optional[list[Path]] = typer.Argument(None, help="Files or folders (default: content/)."),
+        check: bool = typer.Option(False, "--check", help="Change nothing; exit 1 if a file is not in canonical form.")) -> None:
+    """Rewrite content files in canonical form (key order, indentation, width), keeping comments and texts."""
+    from ruamel.yaml.error import YAMLError
+
+    from .fmt import format_file
+    root = find_root()
+    targets = paths or [root / "content"]
+    files = []
+    for t in targets:
+        files += sorted(t.rglob("*.yaml")) if t.is_dir() else [t]
+    changed, failed = [], []
+    for f in files:
+        try:
+            if format_file(f, write=not check):
+                changed.append(f)
+        except (YAMLError, UnicodeDecodeError, OSError) as exc:
+            failed.append(f)
+            err.print(f"{f}: not formatted: {str(exc).splitlines()[0]} (run kodeks validate for details)", style="red",
+                      markup=False)
+    for f in changed:
+        out.print(("would reformat " if check else "reformatted ") + str(f), markup=False)
+    out.print(f"{len(files)} files, {len(changed)} {'to reformat' if check else 'reformatted'}, {len(failed)} unreadable")
+    if failed or (check and changed):
+        raise typer.Exit(1)
+
+
 def main() -> None:
     try:
         app()
