@@ -35,6 +35,11 @@ def load_queries() -> list[dict]:
     return YAML(typ="safe").load((ROOT / "tests/search/queries.yaml").read_text(encoding="utf-8"))
 
 
+def game_of(q: dict) -> str:
+    """The game whose pages the player searches from: the game of the entry they mean."""
+    return q.get("game") or q["expect"].split("/")[0]
+
+
 def rank(found: list[str], expected: str) -> int | None:
     return found.index(expected) + 1 if expected in found else None
 
@@ -49,7 +54,7 @@ def cli_ranks(kb, queries, folder: Path) -> tuple[list, list[float]]:
     ranks, times = [], []
     for q in queries:
         t = time.perf_counter()
-        result = engines[q["lang"]].search(q["q"], limit=10)
+        result = engines[q["lang"]].search(q["q"], limit=10, prefer=game_of(q))
         times.append((time.perf_counter() - t) * 1000)
         ranks.append(rank([h.key for h in result.hits], q["expect"]))
     return ranks, times
@@ -70,7 +75,8 @@ def site_ranks(kb, queries, site: Path, browser) -> list:
     for q in queries:
         page = pages[q["lang"]]
         urls_found = page.evaluate(
-            "(q) => window.kodeksSearch.search(q, 10).hits.map(h => window.KODEKS_INDEX.docs[h[0]][1])", q["q"])
+            "([q, g]) => window.kodeksSearch.search(q, 10, g).hits.map(h => window.KODEKS_INDEX.docs[h[0]][1])",
+            [q["q"], game_of(q)])
         ranks.append(rank([url_to_key.get(u) for u in urls_found], q["expect"]))
     for p in pages.values():
         p.close()
@@ -109,10 +115,12 @@ def baseline_ranks(kb, queries, site: Path, browser) -> list:
     pages = {}
     for lang in ("pl", "en"):
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(base + ("en/" if lang == "en" else "") + "index.html")
         pages[lang] = page
     for q in queries:
         page = pages[q["lang"]]
+        start = base + ("en/" if q["lang"] == "en" else "") + game_of(q) + "/index.html"
+        if page.url != start:
+            page.goto(start)
         box = page.locator(".md-search__input")
         box.click()
         box.fill(q["q"])
