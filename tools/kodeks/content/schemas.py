@@ -48,6 +48,54 @@ def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator({"$ref": ref}, registry=registry())
 
 
+def _inline(schema, base: str, depth: int = 0):
+    """The schema with every $ref replaced by its target and `allOf` merged, for the fast validator."""
+    if depth > 40:
+        raise RecursionError("schema nesting too deep")
+    if isinstance(schema, list):
+        return [_inline(s, base, depth + 1) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if "$ref" in schema:
+        ref = schema["$ref"]
+        target_base = base if ref.startswith("#") else BASE + ref.split("#")[0]
+        target = registry().resolver(target_base).lookup(ref if ref.startswith("#") else BASE + ref).contents
+        merged = {k: v for k, v in schema.items() if k != "$ref"}
+        return _inline({**target, **merged}, target_base, depth + 1)
+    out = {}
+    for k, v in schema.items():
+        if k in ("$schema", "$defs", "description", "title"):
+            continue  # annotations (a property called "title" lives inside "properties", handled below)
+        if k in ("properties", "patternProperties") and isinstance(v, dict):
+            out[k] = {name: _inline(sub, base, depth + 1) for name, sub in v.items()}
+        else:
+            out[k] = _inline(v, base, depth + 1)
+    if "allOf" in out:
+        parts = out.pop("allOf")
+        props, required = dict(out.get("properties", {})), list(out.get("required", []))
+        for part in parts:
+            props = {**part.get("properties", {}), **props}
+            required += [r for r in part.get("required", []) if r not in required]
+        out["properties"], out["required"] = props, required
+        out.setdefault("type", "object")
+    if out.pop("unevaluatedProperties", None) is False:
+        out["additionalProperties"] = False
+    return out
+
+
+@lru_cache(maxsize=None)
+def fast_validator(name: str):
+    """A compiled (fastjsonschema) check of the same schema: only says valid or not. Most content is valid,
+    so jsonschema, slow but precise in its errors, runs only on what this rejects."""
+    import fastjsonschema
+    if name == "game":
+        schema = _inline(registry().resolver(BASE).lookup(BASE + "game.schema.json").contents, BASE + "game.schema.json")
+    else:
+        root = BASE + f"{name}.schema.json"
+        schema = _inline(registry().resolver(root).lookup(root + "#/$defs/entry").contents, root)
+    return fastjsonschema.compile(schema)
+
+
 def _resolve(schema: dict) -> dict:
     """Follow a `$ref` for describing errors (local refs are tried in the shared and game schemas)."""
     if "$ref" not in schema or len(schema) > 2:
@@ -226,6 +274,11 @@ def describe(error: ValidationError) -> tuple[tuple, bool, str, str] | None:
 
 def check(yf: YamlFile, name: str, instance, base: tuple, problems: Problems) -> bool:
     """Validate `instance` (found at `base` in the file) against schema `name`; report; True if valid."""
+    try:
+        fast_validator(name)(instance)
+        return True
+    except Exception:  # noqa: BLE001 - any rejection (or a schema the compiler cannot take) goes to jsonschema
+        pass
     errors = list(validator(name).iter_errors(instance))
     seen = set()
     for error in errors:
