@@ -48,14 +48,25 @@ def generate(out: Path, entries: int) -> int:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     src = ROOT / "content"
+    y = YAML()
+    y.width = 4096
     for game in src.iterdir():
         if game.is_dir():
             (out / game.name).mkdir()
-            shutil.copy(game / "game.yaml", out / game.name / "game.yaml")
+            if game.name != MODEL:
+                # Only the model game has content here: drop what points into the other games' entries.
+                data = y.load((game / "game.yaml").read_text(encoding="utf-8"))
+                data.pop("quick_reference", None)
+                with (out / game.name / "game.yaml").open("w", encoding="utf-8") as fh:
+                    y.dump(data, fh)
+                continue
+            data = y.load((game / "game.yaml").read_text(encoding="utf-8"))
+            for item in data.get("quick_reference") or []:
+                item["ref"] = _suffix(item["ref"], 0)  # the quick reference lists copy 0
+            with (out / game.name / "game.yaml").open("w", encoding="utf-8") as fh:
+                y.dump(data, fh)
     model = list(_entries(src / MODEL))
     copies = max(1, round(entries / len(model)))
-    y = YAML()
-    y.width = 4096
     by_kind: dict[str, list] = {}
     for n in range(copies):
         for kind, item in model:

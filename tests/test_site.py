@@ -92,7 +92,7 @@ def test_export_writes_documented_shape(tmp_path):
     dodge = next(e for e in data["entries"] if e["id"] == "dodge")
     assert dodge["links"] == ["ciernie-i-gwiazdy/rule/melee"]
     assert {u["key"] for u in dodge["used_by"]} == {"ciernie-i-gwiazdy/unit/heavy-drone", "ciernie-i-gwiazdy/rule/melee",
-                                                   "ciernie-i-gwiazdy/term/dodge-term"}
+                                                   "ciernie-i-gwiazdy/term/dodge-term", "ciernie-i-gwiazdy/unit/huge"}
 
 
 def test_failed_build_keeps_the_previous_site(tmp_path, mini):

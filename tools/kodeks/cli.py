@@ -25,15 +25,23 @@ def _paths(content: Optional[Path]) -> tuple[Path, Path]:
     return root, (content or root / "content")
 
 
-def _report(checked: Checked, quiet_ok: bool = False) -> bool:
+def _report_problems(problems) -> bool:
     """Print every problem (errors and warnings); True if there are no errors."""
-    for problem in checked.problems.sorted():
+    for problem in problems.sorted():
         style = "red" if problem.severity == "error" else "yellow"
         err.print(problem.format(), style=style, markup=False, soft_wrap=True)
-    n_err, n_warn = len(checked.problems.errors), len(checked.problems.warnings)
+    n_err, n_warn = len(problems.errors), len(problems.warnings)
     if n_err:
         err.print(f"{n_err} error(s), {n_warn} warning(s): nothing was built.", style="bold red")
         return False
+    return True
+
+
+def _report(checked: Checked, quiet_ok: bool = False) -> bool:
+    """Print every problem (errors and warnings); True if there are no errors."""
+    if not _report_problems(checked.problems):
+        return False
+    n_warn = len(checked.problems.warnings)
     if not quiet_ok:
         out.print(f"[green]ok[/green]: {len(checked.kb.games)} games, {len(checked.kb.entries)} entries, "
                   f"{n_warn} warning(s)")
@@ -170,33 +178,45 @@ def serve(content: Optional[Path] = ContentOpt,
     import threading
 
     from . import serve as srv
-    from .site.build import BuildError, build_site
+    from .site.build import BuildError
+    from .site.live import LiveSite
     root, content_dir = _paths(content)
     out_dir = out_dir or root / "build"
     state = srv.State()
+    live = LiveSite(content_dir, root, out_dir, templates)
+    watched_config = [root / "mkdocs.yml"] + ([templates] if templates else [])
+    config_seen = srv.snapshot(watched_config)
 
     def rebuild() -> bool:
-        checked = load_and_check(content_dir, root)
-        if not _report(checked, quiet_ok=True):
-            state.last_error = "content has errors"
-            return False
+        nonlocal config_seen
+        now = srv.snapshot(watched_config)
         try:
-            result = build_site(checked.kb, root, out_dir, templates, pdf=False)
+            # A change of mkdocs.yml or of a template touches every page: build everything.
+            result = live.full() if now != config_seen or live.kb is None else live.update()
         except BuildError as exc:
             err.print(f"build failed: {exc}", style="red")
-            for line in exc.details[:20]:
-                err.print("  " + line, markup=False)
             state.last_error = str(exc)
             return False
+        config_seen = now
+        if not _report_problems(result.problems):
+            state.last_error = "content has errors"
+            return False
+        for line in result.warnings[:20]:
+            err.print("  " + line, markup=False)
         state.last_error = ""
-        out.print(f"rebuilt in {result.seconds:.1f} s")
+        if result.full:
+            out.print(f"built {result.pages} pages per language in {result.seconds:.1f} s")
+        elif result.changed:
+            out.print(f"{len(result.changed)} changed entr{'y' if len(result.changed) == 1 else 'ies'}: "
+                      f"{result.pages} page(s) per language rebuilt in {result.seconds:.2f} s, "
+                      f"search index in {result.index_seconds:.2f} s")
         return True
 
     rebuild()
-    if not (out_dir / "site").exists():
+    if not live.site.exists():
         err.print("no site to serve: fix the errors above", style="red")
         raise typer.Exit(1)
-    server = srv.serve(out_dir / "site", host, port, state)
+    server = srv.serve(live.site, host, port, state)
     stop = threading.Event()
     watched = [content_dir, root / "mkdocs.yml"] + ([templates] if templates else [])
     threading.Thread(target=srv.watch, args=(watched, rebuild, state, stop), daemon=True).start()

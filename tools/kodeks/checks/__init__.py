@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from ..content.loader import Loaded
 from ..model.entry import Entry, Use
@@ -23,58 +24,130 @@ ALLOWED_KINDS = {
 }
 
 
-def run(loaded: Loaded, problems: Problems) -> None:
+@dataclass
+class Memo:
+    """What the checks found per entry at the previous run of a long-lived process (`kodeks serve`). An entry
+    that is the same object as before (its file was not changed) and refers to no entry that appeared or
+    disappeared since is not checked again: its back-references are replayed. Entries with problems are
+    always checked again."""
+
+    games: dict = field(default_factory=dict)
+    known: frozenset = frozenset()
+    done: dict = field(default_factory=dict)  # Key -> (entry, keys it refers to, [(target key, BackRef)])
+
+
+def refers_to(entry: Entry) -> set[Key]:
+    keys = {use.key for _, use in entry.uses()}
+    for _, text in entry.texts():
+        for _, rich in text.items():
+            keys.update(link.key for link in rich.links if link.key is not None)
+    return keys
+
+
+def run(loaded: Loaded, problems: Problems, memo: Memo | None = None) -> None:
     """Every semantic check; resolves references and fills the back-reference index."""
     kb = loaded.kb
     _redirects(loaded, problems)
+    changed: set = set()
+    if memo is not None:
+        known = frozenset(kb.entries) | frozenset(kb.redirects) | frozenset(loaded.invalid_keys)
+        if memo.games != kb.games:
+            memo.done.clear()
+        changed = known ^ memo.known
+        memo.known, memo.games = known, dict(kb.games)
     for entry in sorted(kb.entries.values(), key=lambda e: e.order):
-        yf = loaded.yf(entry)
-        game = kb.games[entry.game]
-        base = entry.base
-        for cit_i, cit in enumerate(entry.sources):
-            if game.book(cit.book) is None:
-                path = base + ("source",) + ((cit_i,) if len(entry.sources) > 1 or _is_list(yf, base) else ()) + ("book",)
-                problems.error(entry.file, yf.pos(path), f"unknown book '{cit.book}'"
-                               f"{did_you_mean(cit.book, [b.id for b in game.books])}",
-                               "books are declared in game.yaml: " + ", ".join(b.id for b in game.books))
-        kconf = game.kinds.get(entry.kind)
-        if entry.category is not None:
-            cats = [c.id for c in kconf.categories] if kconf else []
-            if entry.category not in cats:
-                problems.error(entry.file, yf.pos(base + ("category",)),
-                               f"unknown category '{entry.category}' for {entry.kind}{did_you_mean(entry.category, cats)}",
-                               f"declare it in game.yaml under kinds.{entry.kind}.categories" +
-                               (" (declared: " + ", ".join(cats) + ")" if cats else ""))
-        kfields = kconf.fields if kconf else []
-        _check_values(loaded, entry, entry.values, kfields, base + ("values",), "value", problems,
-                      f"kinds.{entry.kind}.fields")
-        for i, lev in enumerate(entry.levels):
-            _check_values(loaded, entry, lev.values, kfields, base + ("levels", i, "values"), "value", problems,
-                          f"kinds.{entry.kind}.fields", required=False)
-        if entry.stats:
-            _check_values(loaded, entry, entry.stats, game.stat_line, base + ("stats",), "stat", problems,
-                          "stat_line", required=entry.kind == "unit", modifiers=entry.kind != "unit")
-        for i, part in enumerate(entry.parts):
-            if game.part_line is None:
-                problems.error(entry.file, yf.pos(base + ("parts",)), f"{game.id} has no per-part stats",
-                               "remove `parts:` or declare `part_line` in game.yaml")
-                break
-            _check_values(loaded, entry, part.stats, game.part_line.fields, base + ("parts", i, "stats"), "stat",
-                          problems, "part_line")
-        for i, prof in enumerate(entry.profiles):
-            if not game.weapon_profile:
-                problems.error(entry.file, yf.pos(base + ("profiles",)), f"{game.id} declares no weapon profile fields",
-                               "declare `weapon_profile` in game.yaml")
-                break
-            _check_values(loaded, entry, prof.values, game.weapon_profile, base + ("profiles", i, "values"),
-                          "weapon profile field", problems, "weapon_profile")
-        for group, use in entry.uses():
-            _resolve_use(loaded, entry, group, use, problems)
-        for path, text in entry.texts():
-            _check_links(loaded, entry, base + path, text, problems)
-        if entry.kind == "rule":
-            _check_cycle(loaded, entry, problems)
+        if memo is None:
+            _check_entry(loaded, entry, problems)
+            continue
+        done = memo.done.get(entry.key)
+        if done is not None and done[0] is entry and not (done[1] & changed):
+            for target, ref in done[2]:
+                kb.backrefs[target].append(ref)
+            continue
+        refers, n_problems = refers_to(entry), len(problems.items)
+        loaded.backref_log = []
+        _check_entry(loaded, entry, problems)
+        if len(problems.items) == n_problems:
+            memo.done[entry.key] = (entry, refers, loaded.backref_log)
+        else:
+            memo.done.pop(entry.key, None)
+        loaded.backref_log = None
     _rule_numbers(loaded, problems)
+    _quick_reference(loaded, problems)
+
+
+def _backref(loaded: Loaded, target: Key, ref: BackRef) -> None:
+    loaded.kb.backrefs[target].append(ref)
+    if loaded.backref_log is not None:
+        loaded.backref_log.append((target, ref))
+
+
+def _check_entry(loaded: Loaded, entry: Entry, problems: Problems) -> None:
+    kb = loaded.kb
+    yf = loaded.yf(entry)
+    game = kb.games[entry.game]
+    base = entry.base
+    for cit_i, cit in enumerate(entry.sources):
+        if game.book(cit.book) is None:
+            path = base + ("source",) + ((cit_i,) if len(entry.sources) > 1 or _is_list(yf, base) else ()) + ("book",)
+            problems.error(entry.file, yf.pos(path), f"unknown book '{cit.book}'"
+                           f"{did_you_mean(cit.book, [b.id for b in game.books])}",
+                           "books are declared in game.yaml: " + ", ".join(b.id for b in game.books))
+    kconf = game.kinds.get(entry.kind)
+    if entry.category is not None:
+        cats = [c.id for c in kconf.categories] if kconf else []
+        if entry.category not in cats:
+            problems.error(entry.file, yf.pos(base + ("category",)),
+                           f"unknown category '{entry.category}' for {entry.kind}{did_you_mean(entry.category, cats)}",
+                           f"declare it in game.yaml under kinds.{entry.kind}.categories" +
+                           (" (declared: " + ", ".join(cats) + ")" if cats else ""))
+    kfields = kconf.fields if kconf else []
+    _check_values(loaded, entry, entry.values, kfields, base + ("values",), "value", problems,
+                  f"kinds.{entry.kind}.fields")
+    for i, lev in enumerate(entry.levels):
+        _check_values(loaded, entry, lev.values, kfields, base + ("levels", i, "values"), "value", problems,
+                      f"kinds.{entry.kind}.fields", required=False)
+    if entry.stats:
+        _check_values(loaded, entry, entry.stats, game.stat_line, base + ("stats",), "stat", problems,
+                      "stat_line", required=entry.kind == "unit", modifiers=entry.kind != "unit")
+    for i, part in enumerate(entry.parts):
+        if game.part_line is None:
+            problems.error(entry.file, yf.pos(base + ("parts",)), f"{game.id} has no per-part stats",
+                           "remove `parts:` or declare `part_line` in game.yaml")
+            break
+        _check_values(loaded, entry, part.stats, game.part_line.fields, base + ("parts", i, "stats"), "stat",
+                      problems, "part_line")
+    for i, prof in enumerate(entry.profiles):
+        if not game.weapon_profile:
+            problems.error(entry.file, yf.pos(base + ("profiles",)), f"{game.id} declares no weapon profile fields",
+                           "declare `weapon_profile` in game.yaml")
+            break
+        _check_values(loaded, entry, prof.values, game.weapon_profile, base + ("profiles", i, "values"),
+                      "weapon profile field", problems, "weapon_profile")
+    for group, use in entry.uses():
+        _resolve_use(loaded, entry, group, use, problems)
+    for path, text in entry.texts():
+        _check_links(loaded, entry, base + path, text, problems)
+    if entry.kind == "rule":
+        _check_cycle(loaded, entry, problems)
+
+
+def _quick_reference(loaded: Loaded, problems: Problems) -> None:
+    kb = loaded.kb
+    for game in kb.games.values():
+        yf = loaded.files.get(game.path)
+        for i, (key, tables) in enumerate(game.quick_reference):
+            pos = yf.pos(("quick_reference", i, "ref")) if yf else None
+            entry = kb.get(key) if key else None
+            if entry is None:
+                problems.error(game.path, pos, f"quick_reference: unknown entry '{key}'", "fix the reference (kind/id)")
+                continue
+            for j, t in enumerate(tables or []):
+                ok = (isinstance(t, int) and 1 <= t <= len(entry.tables)) or any(tab.id == t for tab in entry.tables)
+                if not ok:
+                    problems.error(game.path, yf.pos(("quick_reference", i, "tables", j)) if yf else None,
+                                   f"quick_reference: {entry.kind}/{entry.id} has no table {t!r} "
+                                   f"(it has {len(entry.tables)})", "give a table's number (1, 2, ...) or its id")
 
 
 def _is_list(yf, base) -> bool:
@@ -205,7 +278,7 @@ def _resolve_use(loaded: Loaded, entry: Entry, group: str, use: Use, problems: P
     if target is not None:
         if target.key != key:
             use.key = target.key
-        kb.backrefs[target.key].append(BackRef(entry, group))
+        _backref(loaded, target.key, BackRef(entry, group))
 
 
 UNSAFE = [
@@ -260,7 +333,7 @@ def _check_links(loaded: Loaded, entry: Entry, path: tuple, text: BiText, proble
             target = kb.get(link.key)
             if target is not None:
                 link.key = target.key
-                kb.backrefs[target.key].append(BackRef(entry, "link"))
+                _backref(loaded, target.key, BackRef(entry, "link"))
 
 
 def _check_cycle(loaded: Loaded, entry: Entry, problems: Problems) -> None:

@@ -30,9 +30,23 @@ class Loaded:
     files: dict[Path, YamlFile] = field(default_factory=dict)
     invalid_keys: set[Key] = field(default_factory=set)  # entries that exist but failed their schema
     content_dir: Path | None = None
+    backref_log: list | None = None  # kodeks.checks records here which back-references one entry made
 
     def yf(self, entry: Entry) -> YamlFile:
         return self.files[entry.file]
+
+
+@dataclass
+class FileCache:
+    """Files read by an earlier load, kept by a long-lived process (`kodeks serve`) so that after a save
+    only the changed files are read again. A file is kept only if it loaded without a problem, keyed by its
+    modification time and size; its entries are reused as the same objects, which tells later steps what
+    did not change."""
+
+    files: dict[Path, tuple[tuple, YamlFile, list[Entry]]] = field(default_factory=dict)
+
+    def drop(self, path: Path) -> None:
+        self.files.pop(path, None)
 
 
 def bitext(data, game: str) -> BiText | None:
@@ -106,7 +120,9 @@ def build_game(data: dict, path: Path) -> Game:
         authors=list(data.get("authors", [])), trademarks=bitext(data.get("trademarks"), gid),
         part_line=PartLine(bitext(part["name"], gid), _fields(part["fields"], gid)) if part else None,
         weapon_profile=_fields(data.get("weapon_profile"), gid),
-        notes=[Note(n["type"], bitext(n["text"], gid)) for n in data.get("notes", [])], path=path)
+        notes=[Note(n["type"], bitext(n["text"], gid)) for n in data.get("notes", [])],
+        quick_reference=[(parse_ref(q["ref"], gid), q.get("tables")) for q in data.get("quick_reference", [])],
+        path=path)
 
 
 def build_entry(data: dict, game: str, kind: str, path: Path, base: tuple, pos: Pos, order: int) -> Entry:
@@ -156,7 +172,7 @@ def _yaml_files(folder: Path) -> list[Path]:
                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
 
 
-def load(content_dir: Path, problems: Problems) -> Loaded:
+def load(content_dir: Path, problems: Problems, cache: FileCache | None = None) -> Loaded:
     loaded = Loaded(KnowledgeBase(), content_dir=content_dir)
     kb = loaded.kb
     if not content_dir.is_dir():
@@ -196,11 +212,51 @@ def load(content_dir: Path, problems: Problems) -> Loaded:
                                f"does not declare the kind '{kind}'", f"add `{kind}: {{}}` under `kinds:`")
                 continue
             for path in _yaml_files(kdir):
-                order = _load_file(loaded, path, game.id, kind, order, problems)
+                order = _load_file(loaded, path, game.id, kind, order, problems, cache)
     return loaded
 
 
-def _load_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, problems: Problems) -> int:
+def _signature(path: Path, game: str, kind: str) -> tuple | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino, game, kind)
+
+
+def _load_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, problems: Problems,
+               cache: FileCache | None = None) -> int:
+    sig = _signature(path, game, kind) if cache is not None else None
+    hit = None
+    if sig is not None:
+        hit = cache.files.get(path)
+        if hit is not None and hit[0] == sig and not any(e.key in loaded.kb.entries for e in hit[2]):
+            loaded.files[path] = hit[1]
+            for entry in hit[2]:
+                order += 1
+                entry.order = order
+                loaded.kb.entries[entry.key] = entry
+            return order
+    n_problems, added = len(problems.items), []
+    order = _read_file(loaded, path, game, kind, order, problems, added)
+    if sig is not None and hit is not None:
+        # A saved file usually changes one of its entries: the others stay the same objects.
+        before = {e.key: e for e in hit[2]}
+        for i, entry in enumerate(added):
+            same = before.get(entry.key)
+            if same is not None and same == entry:
+                same.pos, same.order = entry.pos, entry.order
+                loaded.kb.entries[entry.key] = added[i] = same
+    if cache is not None:
+        if sig is not None and len(problems.items) == n_problems:
+            cache.files[path] = (sig, loaded.files[path], added)
+        else:
+            cache.drop(path)
+    return order
+
+
+def _read_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, problems: Problems,
+               added: list[Entry]) -> int:
     yf = read_yaml(path, problems)
     loaded.files[path] = yf
     if not yf.ok:
@@ -235,6 +291,7 @@ def _load_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, pro
                            "give one of them another id")
             continue
         loaded.kb.entries[entry.key] = entry
+        added.append(entry)
     return order
 
 

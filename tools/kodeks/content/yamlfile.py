@@ -14,6 +14,8 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from ruamel.yaml.resolver import VersionedResolver, implicit_resolvers
+from ruamel.yaml.tag import Tag
 
 from ..problems import Pos, Problems
 
@@ -37,12 +39,57 @@ class Loc:
     style: str | None = None
 
 
+class Locs:
+    """Positions of the values in a file, found in the composed node tree when asked for. Most files are
+    valid and most positions are never needed, so nothing is computed up front."""
+
+    def __init__(self, root=None) -> None:
+        self.root = root
+        self._cache: dict[tuple, Loc | None] = {}
+
+    def get(self, path: tuple, default=None) -> Loc | None:
+        path = tuple(path)
+        if path not in self._cache:
+            self._cache[path] = self._find(path)
+        found = self._cache[path]
+        return default if found is None else found
+
+    def __getitem__(self, path: tuple) -> Loc:
+        found = self.get(path)
+        if found is None:
+            raise KeyError(path)
+        return found
+
+    def __contains__(self, path: tuple) -> bool:
+        return self.get(path) is not None
+
+    def _find(self, path: tuple) -> Loc | None:
+        node, key_pos = self.root, None
+        if node is None:
+            return None
+        for part in path:
+            key_pos = None
+            if isinstance(node, MappingNode) and isinstance(part, str):
+                for knode, vnode in node.value:
+                    if isinstance(knode, ScalarNode) and knode.value == part:
+                        key_pos, node = _pos(knode.start_mark), vnode
+                        break
+                else:
+                    return None
+            elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                node = node.value[part]
+            else:
+                return None
+        style = node.style if isinstance(node, ScalarNode) else None
+        return Loc(key_pos, _pos(node.start_mark), style)
+
+
 @dataclass
 class YamlFile:
     path: Path
     text: str = ""
     data: object = None
-    locs: dict[tuple, Loc] = field(default_factory=dict)
+    locs: Locs = field(default_factory=Locs)
     ok: bool = False
 
     def pos(self, path: tuple, prefer_key: bool = False) -> Pos:
@@ -100,7 +147,43 @@ class YamlFile:
         return node
 
 
+class _Resolver(VersionedResolver):
+    """ruamel's resolver works out the YAML version for every scalar it resolves (most of the time spent
+    reading a file). Content files are YAML 1.2; resolve against that table directly, and hand out one
+    shared Tag per type so the converter can compare tags by identity."""
+
+    _table: dict = {}
+    _tags: dict = {}
+
+    @classmethod
+    def tag(cls, name: str) -> Tag:
+        if name not in cls._tags:
+            cls._tags[name] = Tag(suffix=name)
+        return cls._tags[name]
+
+    def resolve(self, kind, value, implicit):
+        if kind is ScalarNode:
+            if implicit[0]:
+                table = _Resolver._table
+                for tag, regexp in table.get(value[0] if value else "", ()):
+                    if regexp.match(value):
+                        return tag
+                for tag, regexp in table.get(None, ()):
+                    if regexp.match(value):
+                        return tag
+            return _T_STR
+        return super().resolve(kind, value, implicit)
+
+
+for _versions, _name, _regexp, _first in implicit_resolvers:
+    if (1, 2) in _versions:
+        for _ch in _first:
+            _Resolver._table.setdefault(_ch, []).append((_Resolver.tag(_name), _regexp))
+
 _yaml = YAML(typ="safe", pure=False)
+_yaml.Resolver = _Resolver
+_T_STR, _T_NULL, _T_MERGE = _Resolver.tag(_STR), _Resolver.tag(_NULL), _Resolver.tag(_MERGE)
+_T_INT, _T_FLOAT, _T_BOOL = _Resolver.tag(_INT), _Resolver.tag(_FLOAT), _Resolver.tag(_BOOL)
 
 
 def _pos(mark) -> Pos:
@@ -178,44 +261,54 @@ class _Converter:
         self.ok = False
         self.problems.error(self.yf.path, pos, message, fix)
 
-    def convert(self, node, path: tuple, key_pos: Pos | None):
+    def convert(self, node):
         if id(node) in self.seen:
             self.aliases = True  # reported once per alias, at its own position, after conversion
             return None
-        if not isinstance(node, ScalarNode):
-            self.seen.add(id(node))
-        style = getattr(node, "style", None) if isinstance(node, ScalarNode) else None
-        self.yf.locs[path] = Loc(key_pos, _pos(node.start_mark), style)
+        if isinstance(node, ScalarNode):
+            return self.scalar(node)
+        self.seen.add(id(node))
         if isinstance(node, MappingNode):
             out: dict = {}
             first: dict = {}
             for knode, vnode in node.value:
-                kpos = _pos(knode.start_mark)
-                if knode.tag == _MERGE:
-                    self.err(kpos, "YAML merge keys (<<) are not allowed", "write the fields out in full")
+                ktag = knode.ctag
+                if ktag is _T_MERGE or ktag is not _T_STR and knode.tag == _MERGE:
+                    self.err(_pos(knode.start_mark), "YAML merge keys (<<) are not allowed", "write the fields out in full")
                     continue
                 if not isinstance(knode, ScalarNode):
-                    self.err(kpos, "a key must be a plain word, not a list or mapping", "use a word as the key")
+                    self.err(_pos(knode.start_mark), "a key must be a plain word, not a list or mapping", "use a word as the key")
                     continue
                 key = knode.value
-                if knode.tag == _NULL or key == "":
-                    self.err(kpos, "an empty key", "name the field, e.g. `name:`")
+                if ktag is _T_NULL or key == "" or ktag is not _T_STR and knode.tag == _NULL:
+                    self.err(_pos(knode.start_mark), "an empty key", "name the field, e.g. `name:`")
                     continue
                 if key in first:
-                    prev = first[key]
-                    self.err(kpos, f"duplicate key '{key}' (first at line {prev.line}, column {prev.col})",
+                    prev = _pos(first[key].start_mark)
+                    self.err(_pos(knode.start_mark), f"duplicate key '{key}' (first at line {prev.line}, column {prev.col})",
                              "keep one of the two")
                     continue
-                first[key] = kpos
-                out[key] = self.convert(vnode, path + (key,), kpos)
+                first[key] = knode
+                out[key] = self.convert(vnode)
             return out
         if isinstance(node, SequenceNode):
-            return [self.convert(item, path + (i,), None) for i, item in enumerate(node.value)]
-        return self.scalar(node)
+            return [self.convert(item) for item in node.value]
+        return None
 
     def scalar(self, node: ScalarNode):
-        tag, value = node.tag, node.value
-        if tag == _STR or node.style in ("|", ">", "\"", "'"):
+        ctag, value = node.ctag, node.value
+        if ctag is _T_STR or node.style in ("|", ">", "\"", "'"):
+            return value
+        if ctag is _T_NULL:
+            return None
+        if ctag is _T_INT or ctag is _T_FLOAT or ctag is _T_BOOL:
+            try:
+                return _yaml.constructor.construct_object(node)
+            except (YAMLError, ValueError):
+                return value
+            return value
+        tag = node.tag  # an explicit tag (!!str, !!int...) the author wrote
+        if tag == _STR:
             return value
         if tag == _NULL:
             return None
@@ -269,9 +362,10 @@ def read_yaml(path: Path, problems: Problems) -> YamlFile:
     if node is None:
         problems.error(path, Pos(1, 1), "the file holds only comments", "write an entry or delete the file")
         return yf
+    yf.locs = Locs(node)
     conv = _Converter(yf, problems)
     try:
-        yf.data = conv.convert(node, (), None)
+        yf.data = conv.convert(node)
     except RecursionError:
         problems.error(path, Pos(1, 1), "the YAML is nested too deeply", "flatten the structure")
         return yf

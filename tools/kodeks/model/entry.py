@@ -80,8 +80,9 @@ class Entry:
     sources: list[Citation]
     file: Path
     base: tuple  # path of this entry inside its file: () or (index,)
-    pos: Pos
-    order: int  # position in load order (files sorted, then entries in file order)
+    # Where an entry stands is not what it is: an entry moved down by lines added above it is the same entry.
+    pos: Pos = field(compare=False)
+    order: int = field(compare=False)  # position in load order (files sorted, then entries in file order)
     summary: BiText | None = None
     text: BiText | None = None
     category: str | None = None

@@ -88,6 +88,7 @@ class Game:
     part_line: PartLine | None = None
     weapon_profile: list[FieldDef] = field(default_factory=list)
     notes: list = field(default_factory=list)
+    quick_reference: list = field(default_factory=list)  # [(Key, [table number or id] | None)]
     path: Path | None = None
 
     def book(self, bid: str) -> Book | None:

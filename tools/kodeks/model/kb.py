@@ -24,6 +24,29 @@ class KnowledgeBase:
     entries: dict[Key, Entry] = field(default_factory=dict)
     redirects: dict[Key, Key] = field(default_factory=dict)  # old key -> current key
     backrefs: dict[Key, list[BackRef]] = field(default_factory=lambda: defaultdict(list))
+    # Lookups by game and kind, children and rule order, computed once per state of `entries`: each page
+    # asks for them, and scanning every entry per page made the build grow with the square of the content.
+    _index: dict = field(default_factory=dict, repr=False, compare=False)
+    _stamp: tuple = field(default=(), repr=False, compare=False)
+    _generation: int = field(default=0, repr=False, compare=False)
+
+    def invalidate(self) -> None:
+        """Call after replacing entries in place (adding or removing entries is noticed on its own)."""
+        self._generation += 1
+
+    def _cached(self) -> dict:
+        stamp = (len(self.entries), self._generation)
+        if self._stamp != stamp:
+            by: dict = defaultdict(list)
+            kids: dict = defaultdict(list)
+            for e in self.entries.values():
+                by[(e.game, e.kind)].append(e)
+                by[(e.game, None)].append(e)
+                if e.kind == "rule" and e.parent:
+                    kids[e.parent.key].append(e)
+            self._index = {"by": by, "kids": kids, "sorted": {}, "rules": {}}
+            self._stamp = stamp
+        return self._index
 
     def get(self, key: Key | None) -> Entry | None:
         if key is None:
@@ -35,10 +58,13 @@ class KnowledgeBase:
 
     def of(self, game: str, kind: str | None = None) -> list[Entry]:
         """Entries of a game (and kind), in book order for rules and by load order otherwise."""
-        items = [e for e in self.entries.values() if e.game == game and (kind is None or e.kind == kind)]
         if kind == "rule":
             return self.rules_in_order(game)
-        return sorted(items, key=lambda e: (self._category_index(e), e.order))
+        idx = self._cached()
+        key = (game, kind)
+        if key not in idx["sorted"]:
+            idx["sorted"][key] = sorted(idx["by"].get(key, []), key=lambda e: (self._category_index(e), e.order))
+        return list(idx["sorted"][key])
 
     def _category_index(self, entry: Entry) -> int:
         """Entries follow the order of their categories in game.yaml, then the order of files and entries."""
@@ -49,17 +75,19 @@ class KnowledgeBase:
         return ids.index(entry.category) if entry.category in ids else 10**6
 
     def kinds_of(self, game: str) -> list[str]:
-        present = {e.kind for e in self.entries.values() if e.game == game}
+        present = {k for (g, k), items in self._cached()["by"].items() if g == game and k and items}
         declared = set(self.games[game].kinds) if game in self.games else set()
         return [k for k in KIND_ORDER if k in present or k in declared]
 
     def children(self, entry: Entry) -> list[Entry]:
-        kids = [e for e in self.entries.values() if e.kind == "rule" and e.parent and e.parent.key == entry.key]
-        return sorted(kids, key=_sibling_order)
+        return sorted(self._cached()["kids"].get(entry.key, []), key=_sibling_order)
 
     def rules_in_order(self, game: str) -> list[Entry]:
         """Rules depth-first in book order (parents before their sections)."""
-        rules = [e for e in self.entries.values() if e.game == game and e.kind == "rule"]
+        idx = self._cached()
+        if game in idx["rules"]:
+            return list(idx["rules"][game])
+        rules = idx["by"].get((game, "rule"), [])
         by_parent: dict[Key | None, list[Entry]] = defaultdict(list)
         keys = {e.key for e in rules}
         for e in rules:
@@ -79,7 +107,8 @@ class KnowledgeBase:
         walk(None)
         # Rules caught in a parent cycle are reported by the validator; still list them.
         out.extend(sorted((e for e in rules if e.key not in seen), key=lambda e: e.order))
-        return out
+        idx["rules"][game] = out
+        return list(out)
 
     def depth(self, entry: Entry) -> int:
         d, seen = 0, set()

@@ -83,7 +83,10 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
         "site_dir": str(work / lang / "site"),
         "theme": {"language": lang, "custom_dir": str(HERE / "overrides")},
         "nav": pages.nav(kb, lang),
-        "extra": {"alternate": _alternate(lang), "kodeks_lang": lang},
+        "extra": {"alternate": _alternate(lang), "kodeks_lang": lang,
+                  "kodeks_games_label": "Gry" if lang == "pl" else "Games",
+                  "kodeks_games": [{"name": g.name.plain(lang), "link": urls.html_path(urls.game_index(gid))}
+                                   for gid, g in sorted(kb.games.items(), key=lambda kv: kv[1].name.plain(lang))]},
     }
     path = work / lang / "mkdocs.yml"
     path.write_text(pyyaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
@@ -220,6 +223,9 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
         if result.warnings:
             raise BuildError("mkdocs reported problems; the previous site was kept", result.warnings)
         site = work / "pl" / "site"
+        from . import pwa
+        pwa.write(site, kb, "pl")
+        pwa.write(work / "en" / "site", kb, "en")
         os.rename(work / "en" / "site", site / "en")
         result.redirects = write_redirects(kb, site)
         if progress:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 import jinja2
 
@@ -172,6 +174,9 @@ def game_page(env, kb: KnowledgeBase, game: str, lang: str) -> str:
         facts.append(f"**{page.w('authors')}:** " + ", ".join(esc_md(a) for a in g.authors))
     facts.append(f"**{page.w('books')}:** " + "; ".join(page.text(b.title, inline=True) for b in g.books))
     body.append("  \n".join(facts))
+    offline = {"pl": ("Zapisz tę grę do użytku offline", "Zapisano"), "en": ("Save this game for offline use", "Saved")}[lang]
+    body.append(f'<p><button type="button" class="md-button" data-kodeks-offline="{game}" data-done="{offline[1]}">'
+                f"{offline[0]}</button></p>")
     kinds = kb.kinds_of(game)
     lines = [f"## {page.w('entries')}", "", f"| | {page.w('count')} |", "|:--|--:|"]
     for kind in kinds:
@@ -230,6 +235,34 @@ PRINT_WORDS = {
 }
 
 
+QUICK_WORDS = {"pl": {"title": "Ściąga", "print": "Drukuj"}, "en": {"title": "Quick reference", "print": "Print"}}
+
+
+def quick_path(game: str) -> str:
+    return f"{game}/quick.md"
+
+
+def quick_page(kb: KnowledgeBase, game: str, lang: str) -> str:
+    """One printable page of the tables players look up most (game.yaml `quick_reference`)."""
+    page = Page(kb, lang, quick_path(game))
+    g = kb.games[game]
+    title = f"{QUICK_WORDS[lang]['title']} – {g.name.plain(lang)}"
+    blocks = []
+    for key, wanted in g.quick_reference:
+        entry = kb.get(key)
+        if entry is None:
+            continue
+        tables = [t for i, t in enumerate(entry.tables, 1) if not wanted or i in wanted or t.id in wanted]
+        body = "\n\n".join(sections.table(page, t) for t in tables)
+        blocks.append(f'<section class="kodeks-quick__item" markdown>\n\n### {page.link(entry)}\n\n{body}\n\n</section>')
+    return (f'---\ntitle: "{title}"\nhide:\n  - toc\n---\n\n'
+            f'<nav class="kodeks-crumbs" markdown>[{esc_md(g.name.plain(lang))}]({page.to(urls.game_index(game))})</nav>\n\n'
+            f"# {esc_md(title)}\n\n"
+            f'<p class="kodeks-print-controls"><button type="button" class="md-button" data-print>'
+            f"{QUICK_WORDS[lang]['print']}</button></p>\n\n"
+            f'<div class="kodeks-quick" markdown>\n\n' + "\n\n".join(blocks) + "\n\n</div>\n")
+
+
 def cards_path(game: str, faction: str | None = None) -> str:
     return f"{game}/cards/{faction or 'index'}.md"
 
@@ -280,20 +313,27 @@ def print_page(kb: KnowledgeBase, game: str, lang: str, faction: str | None = No
 
 def all_pages(kb: KnowledgeBase, lang: str, template_dir: Path | None = None) -> dict[str, str]:
     """{docs-relative path: Markdown} for every page of one language."""
-    env = templates(template_dir)
-    pages = {"index.md": home_page(env, kb, lang)}
+    return {path: make() for path, make in makers(kb, lang, templates(template_dir)).items()}
+
+
+def makers(kb: KnowledgeBase, lang: str, env: jinja2.Environment) -> dict[str, Callable[[], str]]:
+    """{docs-relative path: function that renders it} for every page of one language, so that a live
+    preview can render only the pages a change touches."""
+    out: dict[str, Callable[[], str]] = {"index.md": partial(home_page, env, kb, lang)}
     for gid in kb.games:
-        pages[urls.game_index(gid)] = game_page(env, kb, gid, lang)
+        out[urls.game_index(gid)] = partial(game_page, env, kb, gid, lang)
         for kind in kb.kinds_of(gid):
-            pages[urls.kind_index(gid, kind)] = kind_page(env, kb, gid, kind, lang)
+            out[urls.kind_index(gid, kind)] = partial(kind_page, env, kb, gid, kind, lang)
     for entry in kb.entries.values():
-        pages[urls.entry_path(entry)] = entry_page(env, kb, entry, lang)
-    for gid in kb.games:
+        out[urls.entry_path(entry)] = partial(entry_page, env, kb, entry, lang)
+    for gid, g in kb.games.items():
+        if g.quick_reference:
+            out[quick_path(gid)] = partial(quick_page, kb, gid, lang)
         if kb.of(gid, "unit"):
-            pages[cards_path(gid)] = print_page(kb, gid, lang)
+            out[cards_path(gid)] = partial(print_page, kb, gid, lang)
             for faction in card_factions(kb, gid):
-                pages[cards_path(gid, faction.id)] = print_page(kb, gid, lang, faction.id)
-    return pages
+                out[cards_path(gid, faction.id)] = partial(print_page, kb, gid, lang, faction.id)
+    return out
 
 
 def card_factions(kb: KnowledgeBase, game: str) -> list:
@@ -306,14 +346,67 @@ def nav(kb: KnowledgeBase, lang: str) -> list:
     items: list = [{page.w("home"): "index.md"}]
     for gid, g in sorted(kb.games.items(), key=lambda kv: kv[1].name.plain(lang)):
         sub: list = [urls.game_index(gid)]
+        if g.quick_reference:
+            sub.append({QUICK_WORDS[lang]["title"]: quick_path(gid)})
         for kind in kb.kinds_of(gid):
-            entries = kb.of(gid, kind)
-            kind_items: list = [urls.kind_index(gid, kind)]
-            for e in entries:
-                kind_items.append({e.title(lang): urls.entry_path(e)})
+            kind_items: list = [urls.kind_index(gid, kind)] + _kind_nav(kb, gid, kind, lang)
             sub.append({_kind_name(kb, page, gid, kind): kind_items})
         if kb.of(gid, "unit"):
             sub.append({PRINT_WORDS[lang]["title"]: [cards_path(gid)] + [
                 {f.name.plain(lang): cards_path(gid, f.id)} for f in card_factions(kb, gid)]})
         items.append({g.name.plain(lang): sub})
     return items
+
+
+NAV_SECTION = 50  # entries listed in one nav section; longer lists are split
+
+
+def _kind_nav(kb: KnowledgeBase, gid: str, kind: str, lang: str) -> list:
+    """A kind's entries in the nav, in sections of at most NAV_SECTION: rules by chapter, other kinds by
+    category, then in runs. Every page carries the open section of the nav, so a flat list of thousands
+    of entries would make each page as long as the list, and the build grow with its square."""
+    entries = kb.of(gid, kind)
+    if len(entries) <= NAV_SECTION:
+        return [{e.title(lang): urls.entry_path(e)} for e in entries]
+    groups: list[tuple[str, list[Entry]]] = []
+    if kind == "rule":
+        for e in entries:
+            if kb.depth(e) == 0 or not groups:
+                groups.append((e.title(lang), [e]))
+            else:
+                groups[-1][1].append(e)
+    else:
+        conf = kb.games[gid].kinds.get(kind)
+        names = {c.id: c.name.plain(lang) for c in conf.categories} if conf else {}
+        for e in entries:
+            label = names.get(e.category or "", "")
+            if groups and groups[-1][0] == label:
+                groups[-1][1].append(e)
+            else:
+                groups.append((label, [e]))
+        if len(groups) == 1 or any(not label for label, _ in groups):
+            # One long list (a glossary): runs in alphabetical order, so "A – D" means what it says.
+            groups = [("", sorted(entries, key=lambda e: fold(e.title(lang))))]
+    out: list = []
+    for label, members in groups:
+        items = [{e.title(lang): urls.entry_path(e)} for e in members]
+        if len(groups) == 1 or len(members) > NAV_SECTION:
+            runs = [members[i:i + NAV_SECTION] for i in range(0, len(members), NAV_SECTION)]
+            for run in runs:
+                name = f"{run[0].title(lang)} – {run[-1].title(lang)}"
+                if label and len(groups) > 1:
+                    name = f"{label}: {name}" if len(runs) > 1 else label
+                out.append({name: [{e.title(lang): urls.entry_path(e)} for e in run]})
+        elif len(members) == 1:
+            out += items
+        else:
+            out.append({label: items})
+    if len(out) > NAV_SECTION:
+        # Very many chapters or categories: split the list of sections itself the same way.
+        out = [{f"{_first(out[i])} – {_first(out[min(i + NAV_SECTION, len(out)) - 1])}": out[i:i + NAV_SECTION]}
+               for i in range(0, len(out), NAV_SECTION)]
+    return out
+
+
+def _first(item: dict) -> str:
+    return next(iter(item))

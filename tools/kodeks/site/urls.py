@@ -6,6 +6,7 @@ number (players cite '5.7.2'), and former ids get redirect pages.
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 
 from ..model.entry import Entry
 from ..model.ids import Key
@@ -36,8 +37,19 @@ def game_index(game: str) -> str:
 
 def relative(from_md: str, to_md: str, anchor: str = "") -> str:
     """A relative link from one page to another (mkdocs rewrites .md to .html and checks it)."""
-    rel = posixpath.relpath(to_md, posixpath.dirname(from_md) or ".")
-    return rel + (f"#{anchor}" if anchor else "")
+    return _relative(from_md, to_md) + (f"#{anchor}" if anchor else "")
+
+
+@lru_cache(maxsize=65536)
+def _relative(from_md: str, to_md: str) -> str:
+    # Both are clean paths from the site root; posixpath.relpath would also resolve them against the
+    # working directory, which costs more than everything else in linking a page.
+    src = from_md.split("/")[:-1]
+    dst = to_md.split("/")
+    common = 0
+    while common < len(src) and common < len(dst) - 1 and src[common] == dst[common]:
+        common += 1
+    return "/".join([".."] * (len(src) - common) + dst[common:])
 
 
 def redirect_paths(entry: Entry) -> list[str]:

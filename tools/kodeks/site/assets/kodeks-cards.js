@@ -172,8 +172,6 @@
     counters.forEach(function (input) { input.addEventListener("change", fromCounters); });
     var clear = root.querySelector("[data-roster-clear]");
     if (clear) clear.addEventListener("click", function () { rosterBox.value = ""; render(); });
-    var print = root.querySelector("[data-print]");
-    if (print) print.addEventListener("click", function () { window.print(); });
     var pageStyle = document.createElement("style");
     function setPaper() {
       var p = PAPERS[paperSel.value];

@@ -155,3 +155,37 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();
+
+/* Print buttons (quick-reference and card pages). */
+document.addEventListener("click", function (e) {
+  var b = e.target.closest && e.target.closest("[data-print]");
+  if (b) { e.preventDefault(); window.print(); }
+});
+
+/* kodeks offline: register the service worker when the site is served (not from file://), and the
+   "save this game for offline" button on game pages. */
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) {
+    document.querySelectorAll("[data-kodeks-offline]").forEach(function (b) { b.hidden = true; });
+    return;
+  }
+  var cfg = document.getElementById("__config");
+  var base = ".";
+  try { base = JSON.parse(cfg.textContent).base || "."; } catch (e) { /* keep "." */ }
+  navigator.serviceWorker.register(base + "/sw.js").catch(function () { /* offline use just stays off */ });
+  document.querySelectorAll("[data-kodeks-offline]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      navigator.serviceWorker.ready.then(function (reg) {
+        var channel = new MessageChannel(), label = button.getAttribute("data-done") || "✓";
+        channel.port1.onmessage = function (e) {
+          var d = e.data || {};
+          if (d.error) { button.textContent = "✗"; return; }
+          button.textContent = d.finished ? label : d.done + " / " + d.total;
+        };
+        var game = new URL(base + "/" + button.getAttribute("data-kodeks-offline"), location.href).href;
+        reg.active.postMessage({ type: "save-game", game: game }, [channel.port2]);
+      });
+    });
+  });
+})();

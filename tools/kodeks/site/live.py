@@ -1,0 +1,254 @@
+"""The live preview of `kodeks serve`: after a save, rebuild only what the change touches.
+
+A full build of a large game takes minutes; an author who fixes a typo wants the page back in a second or
+two. The live site keeps, between saves, the parsed files (only changed files are read again), what the
+checks found per entry (only changed entries, and those that refer to entries that appeared or vanished, are
+checked again), the Markdown of every page (only the pages that show a changed entry are rendered again)
+and mkdocs' navigation and templates in memory (only those pages go through mkdocs again). Whatever changes
+the navigation or the glossary (a new entry, a renamed one, a term) leads to a full build, as does a change
+of game.yaml, mkdocs.yml or the templates.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+from .. import checks
+from ..content.loader import FileCache, load
+from ..model.ids import Key
+from ..model.kb import KnowledgeBase
+from ..problems import Problems
+from . import pages, pwa, urls
+from .build import LANGS, BuildError, run_mkdocs, swap_in, write_language, write_redirects
+
+
+@dataclass
+class Update:
+    """What one update did: `problems` when the content has errors (the site is left as it was)."""
+
+    problems: Problems
+    full: bool = False
+    changed: list[Key] = field(default_factory=list)
+    pages: int = 0  # pages rebuilt, per language
+    seconds: float = 0.0  # from the start of the update to the changed pages written
+    index_seconds: float = 0.0  # then the browser search index of both languages
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems.errors
+
+
+class _Mkdocs:
+    """One language's mkdocs site held in memory (config, files, navigation, templates) so that single
+    pages can be built again without reading or rendering the others."""
+
+    def __init__(self, config_file: Path, docs_dir: Path, site_dir: Path):
+        from mkdocs.config import load_config
+        from mkdocs.structure.files import get_files
+        from mkdocs.structure.nav import get_navigation
+        from mkdocs.structure.pages import Page
+
+        # The config was written for the folder the site was built in, before it was swapped in here.
+        self.config = load_config(str(config_file), docs_dir=str(docs_dir), site_dir=str(site_dir))
+        self.files = get_files(self.config)
+        self.env = self.config.theme.get_env()
+        self.files.add_files_from_theme(self.env, self.config)
+        self.nav = get_navigation(self.files, self.config)
+        self.doc_files = self.files.documentation_pages()
+        for file in self.doc_files:
+            if file.page is None:
+                Page(None, file, self.config)
+            if file.page.title is None:
+                # Pages the nav lists without a title take it from their Markdown: read it, nothing more.
+                file.page.read_source(self.config)
+
+    def rebuild(self, paths: list[str]) -> list[str]:
+        from mkdocs.commands.build import _build_page, _populate_page
+
+        warnings: list[str] = []
+
+        class Collect(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                if record.levelno >= logging.WARNING:
+                    warnings.append(record.getMessage())
+
+        logger = logging.getLogger("mkdocs")
+        handler = Collect()
+        logger.addHandler(handler)
+        try:
+            for path in paths:
+                file = self.files.get_file_from_path(path)
+                _populate_page(file.page, self.config, self.files)
+                _build_page(file.page, self.config, self.doc_files, self.nav, self.env)
+                file.page.validate_anchor_links(files=self.files, log_level=self.config.validation.links.anchors)
+        finally:
+            logger.removeHandler(handler)
+        return warnings
+
+
+class LiveSite:
+    """The site of `kodeks serve`, in `out/live/current/pl/site` (English in its `en/`), kept up to date by
+    `update()`. A full build is made beside it and swapped in, so the preview never shows half a site."""
+
+    def __init__(self, content: Path, root: Path, out: Path, template_dir: Path | None = None):
+        self.content, self.root, self.template_dir = content, root, template_dir
+        self.base = out / "live"
+        self.work = self.base / "current"
+        self.site = self.work / "pl" / "site"
+        self.cache = FileCache()
+        self.memo = checks.Memo()
+        self.kb: KnowledgeBase | None = None
+        self.md: dict[str, dict[str, str]] = {}
+        self.navs: dict[str, list] = {}
+        self.mkdocs: dict[str, _Mkdocs] = {}
+
+    # -- loading -------------------------------------------------------------------------------------------
+
+    def _load(self) -> tuple[KnowledgeBase, Problems]:
+        problems = Problems(root=self.root)
+        loaded = load(self.content, problems, self.cache)
+        checks.run(loaded, problems, self.memo)
+        if problems.items:
+            # A file with a problem is read and checked again next time, whatever else changes.
+            bad = {(self.root / p.path).resolve() for p in problems.items}
+            for path in [p for p in self.cache.files if p.resolve() in bad]:
+                self.cache.drop(path)
+        return loaded.kb, problems
+
+    # -- building ------------------------------------------------------------------------------------------
+
+    def full(self, kb: KnowledgeBase | None = None) -> Update:
+        start = time.perf_counter()
+        problems = Problems(root=self.root)
+        if kb is None:
+            kb, problems = self._load()
+            if problems.errors:
+                return Update(problems)
+        self.base.mkdir(parents=True, exist_ok=True)
+        for stale in self.base.glob(".next-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".next-", dir=self.base))
+        try:
+            configs = {}
+            for lang in LANGS:
+                configs[lang], _ = write_language(kb, lang, tmp, self.root, self.template_dir)
+            try:
+                with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork")) as pool:
+                    warnings = [w for ws in pool.map(run_mkdocs, [str(configs[lg]) for lg in LANGS]) for w in ws]
+            except Exception as exc:  # noqa: BLE001 - mkdocs raises many kinds; the author needs the message
+                raise BuildError(f"mkdocs failed: {type(exc).__name__}: {exc}".strip()) from exc
+            pwa.write(tmp / "pl" / "site", kb, "pl")
+            pwa.write(tmp / "en" / "site", kb, "en")
+            os.rename(tmp / "en" / "site", tmp / "pl" / "site" / "en")
+            write_redirects(kb, tmp / "pl" / "site")
+            swap_in(tmp, self.work)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        self.kb = kb
+        env = pages.templates(self.template_dir)
+        for lang in LANGS:
+            docs = self.work / lang / "docs"
+            self.md[lang] = {rel: (docs / rel).read_text(encoding="utf-8") for rel in pages.makers(kb, lang, env)}
+            self.navs[lang] = pages.nav(kb, lang)
+            self.mkdocs[lang] = _Mkdocs(self.work / lang / "mkdocs.yml", docs,
+                                        self.site if lang == "pl" else self.site / "en")
+        n = len(self.md["pl"])
+        return Update(problems, full=True, changed=list(kb.entries), pages=n, seconds=time.perf_counter() - start,
+                      warnings=warnings)
+
+    def update(self) -> Update:
+        """Bring the site up to date with content/ after files were saved."""
+        start = time.perf_counter()
+        if self.kb is None:
+            return self.full()
+        old = self.kb
+        kb, problems = self._load()
+        if problems.errors:
+            return Update(problems)
+        changed = [k for k, e in kb.entries.items() if old.entries.get(k) is not e]
+        changed += [k for k in old.entries if k not in kb.entries]
+        if not changed and kb.games == old.games:
+            self.kb = kb
+            return Update(problems, seconds=time.perf_counter() - start)
+        navs = {lang: pages.nav(kb, lang) for lang in LANGS}
+        if (kb.games != old.games or navs != self.navs or any(k.kind == "term" for k in changed)
+                or kb.redirects != old.redirects):
+            result = self.full(kb)
+            result.changed = changed
+            return result
+        paths = affected(old, kb, changed)
+        env = pages.templates(self.template_dir)
+        written = {}
+        for lang in LANGS:
+            make = pages.makers(kb, lang, env)
+            docs = self.work / lang / "docs"
+            written[lang] = []
+            for path in sorted(paths & make.keys()):
+                text = make[path]()
+                if self.md[lang].get(path) != text:
+                    self.md[lang][path] = text
+                    (docs / path).write_text(text, encoding="utf-8")
+                    written[lang].append(path)
+        warnings = []
+        for lang in LANGS:
+            warnings += [f"[{lang}] {w}" for w in self.mkdocs[lang].rebuild(written[lang])]
+        self.kb = kb
+        result = Update(problems, changed=changed, pages=max(len(w) for w in written.values()),
+                        seconds=time.perf_counter() - start, warnings=warnings)
+        t = time.perf_counter()
+        self.write_search_index()
+        result.index_seconds = time.perf_counter() - t
+        return result
+
+    def write_search_index(self) -> None:
+        from ..search.browser import build_index, script
+        for lang in LANGS:
+            site = self.site if lang == "pl" else self.site / "en"
+            target = site / "assets" / "kodeks-index.js"
+            tmp = target.with_suffix(".js.tmp")
+            tmp.write_text(script(build_index(self.kb, lang)), encoding="utf-8")
+            os.replace(tmp, target)
+
+
+def affected(old: KnowledgeBase, new: KnowledgeBase, changed: list[Key]) -> set[str]:
+    """The pages whose Markdown may differ after `changed` entries changed (not terms: their forms link
+    text on any page). A page shows, of other entries: the names and summaries of what it links to and
+    uses (with weapons' profiles and their traits' reminders on unit cards), what links to it or uses it,
+    a rule's parent, children and ancestors; index pages list their kind's entries."""
+    keys: set[Key] = set(changed)
+    for kb in (old, new):
+        for key in changed:
+            entry = kb.entries.get(key)
+            if entry is None:
+                continue
+            users = {ref.source.key for ref in kb.backrefs.get(key, ())}
+            keys |= users
+            for user in users:  # a weapon's trait is reminded on the cards of units with the weapon
+                keys |= {ref.source.key for ref in kb.backrefs.get(user, ())}
+            keys |= checks.refers_to(entry)
+            if entry.kind == "rule":
+                if entry.parent is not None:
+                    keys.add(entry.parent.key)
+                stack = list(kb.children(entry))
+                while stack:
+                    child = stack.pop()
+                    keys.add(child.key)
+                    stack += kb.children(child)
+    out = {urls.entry_path(new.entries[k]) for k in keys if k in new.entries}
+    out.add("index.md")
+    # Index pages list their entries with summaries, a term's with its target's.
+    out |= {urls.kind_index(k.game, k.kind) for k in keys}
+    for key in changed:
+        out.add(urls.game_index(key.game))
+        out.add(pages.quick_path(key.game))
+        out.add(pages.cards_path(key.game))
+        out |= {pages.cards_path(key.game, f.id) for f in new.of(key.game, "faction")}
+    return out

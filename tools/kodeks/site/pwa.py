@@ -1,0 +1,104 @@
+"""The site as an installable app that works offline (written into each language's site after mkdocs).
+
+Each language root gets a web app manifest and a service worker. The worker precaches the app shell
+(theme and kodeks assets, the search index, the home, game, kind and quick-reference pages), keeps every
+page a player opens, and on request saves a whole game (its page list is <game>/offline.json). A new build
+has a new version in sw.js: the browser installs it, old caches are dropped, pages come from the new build.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from ..model.kb import KnowledgeBase
+from . import urls
+
+NAMES = {"pl": ("kodeks – zasady gier bitewnych", "kodeks"), "en": ("kodeks – wargame rules reference", "kodeks")}
+
+
+def _version(site: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(site.rglob("*")):
+        if p.is_file() and p.suffix in (".html", ".js", ".css", ".json"):
+            h.update(p.relative_to(site).as_posix().encode())
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()[:16]
+
+
+def manifest(lang: str) -> dict:
+    name, short = NAMES[lang]
+    return {"name": name, "short_name": short, "lang": lang, "start_url": "./index.html", "scope": "./",
+            "display": "standalone", "background_color": "#ffffff", "theme_color": "#673ab7",
+            "icons": [{"src": "assets/icons/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any maskable"},
+                      {"src": "assets/icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any maskable"}]}
+
+
+def shell(site: Path, kb: KnowledgeBase) -> list[str]:
+    files = ["./", "index.html", "manifest.webmanifest"]
+    for p in sorted((site / "assets").rglob("*")):
+        if p.is_file() and not p.name.endswith(".map") and "/images/" not in p.as_posix() \
+                and "lunr" not in p.as_posix() and p.suffix in (".js", ".css", ".png", ".svg", ".woff2"):
+            files.append(p.relative_to(site).as_posix())
+    for gid, g in kb.games.items():
+        files.append(urls.html_path(urls.game_index(gid)))
+        for kind in kb.kinds_of(gid):
+            files.append(urls.html_path(urls.kind_index(gid, kind)))
+        if g.quick_reference:
+            files.append(f"{gid}/quick.html")
+    return [f for f in files if f in ("./",) or (site / f).exists()]
+
+
+def game_pages(site: Path, game: str) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in (site / game).rglob("*.html"))
+
+
+SW = r"""/* kodeks service worker (generated). */
+const VERSION = "__VERSION__";
+const SHELL = __SHELL__;
+const CACHE = "kodeks-" + VERSION;
+self.addEventListener("install", (e) => {
+  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+self.addEventListener("activate", (e) => {
+  e.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((k) => k.startsWith("kodeks-") && k !== CACHE)
+    .map((k) => caches.delete(k)))).then(() => self.clients.claim()));
+});
+self.addEventListener("fetch", (e) => {
+  const req = e.request;
+  if (req.method !== "GET" || new URL(req.url).origin !== self.location.origin) return;
+  // Cache first (offline at the table), then refresh the copy in the background.
+  e.respondWith(caches.open(CACHE).then((c) => c.match(req, { ignoreSearch: true }).then((hit) => {
+    const fresh = fetch(req).then((res) => { if (res.ok) c.put(req, res.clone()); return res; });
+    if (hit) { fresh.catch(() => null); return hit; }
+    return fresh.catch(() => c.match("index.html"));
+  })));
+});
+self.addEventListener("message", (e) => {
+  const msg = e.data || {};
+  if (msg.type !== "save-game") return;
+  const port = e.ports[0];
+  e.waitUntil(fetch(msg.game + "/offline.json").then((r) => r.json()).then(async (list) => {
+    const c = await caches.open(CACHE);
+    let done = 0;
+    for (let i = 0; i < list.length; i += 8) {
+      await Promise.all(list.slice(i, i + 8).map((u) => c.add(u).catch(() => null)));
+      done = Math.min(list.length, i + 8);
+      if (port) port.postMessage({ done: done, total: list.length });
+    }
+    if (port) port.postMessage({ done: list.length, total: list.length, finished: true });
+  }).catch(() => port && port.postMessage({ error: true })));
+});
+"""
+
+
+def write(site: Path, kb: KnowledgeBase, lang: str) -> str:
+    """Write manifest.webmanifest, sw.js and <game>/offline.json into one language's site; returns the version."""
+    (site / "manifest.webmanifest").write_text(json.dumps(manifest(lang), ensure_ascii=False, indent=1), encoding="utf-8")
+    for gid in kb.games:
+        if (site / gid).is_dir():
+            (site / gid / "offline.json").write_text(json.dumps(game_pages(site, gid)), encoding="utf-8")
+    version = _version(site)
+    sw = SW.replace("__VERSION__", version).replace("__SHELL__", json.dumps(shell(site, kb)))
+    (site / "sw.js").write_text(sw, encoding="utf-8")
+    return version
