@@ -3,7 +3,7 @@ stock mkdocs-material search (lunr) on the same pages.
 
     .venv/bin/python benchmarks/search_quality.py [--no-baseline]
 
-Prints top-1 and top-3 hit rates over tests/search/queries.yaml for each engine, whoosh index build time,
+Prints top-1 and top-3 hit rates over tests/search/queries*.yaml for each engine, whoosh index build time,
 query latency p50/p95, and the site's search index size per language (gzipped).
 """
 from __future__ import annotations
@@ -32,7 +32,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 def load_queries() -> list[dict]:
-    return YAML(typ="safe").load((ROOT / "tests/search/queries.yaml").read_text(encoding="utf-8"))
+    return [q for f in sorted((ROOT / "tests/search").glob("queries*.yaml"))
+            for q in YAML(typ="safe").load(f.read_text(encoding="utf-8"))]
 
 
 def game_of(q: dict) -> str:
@@ -173,7 +174,7 @@ def main() -> int:
                 base_site = baseline_site(kb, tmp / "baseline")
                 rows.append(("stock mkdocs-material search", *rates(baseline_ranks(kb, queries, base_site, browser))))
             browser.close()
-    print(f"\nsearch quality over {len(queries)} queries (tests/search/queries.yaml)")
+    print(f"\nsearch quality over {len(queries)} queries (tests/search/queries*.yaml, five games)")
     print(f"{'engine':34} {'top-1':>7} {'top-3':>7}")
     for name, top1, top3 in rows:
         print(f"{name:34} {top1:6.1f}% {top3:6.1f}%")

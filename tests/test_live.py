@@ -58,6 +58,10 @@ EDITS = {
     "weapon profile": ("weapon", "weapons", lambda item: _bump(item["profiles"][0]["values"])),
     # A skill's summary is the preview of every link to it and the reminder line on unit cards.
     "skill summary": ("skill", "skills", lambda item: item["summary"].__setitem__("pl", "Nowe streszczenie.")),
+    # A weapon trait's reminder reaches the cards of the units that carry the weapon (two steps away).
+    "trait summary": ("trait", "traits", lambda item: item["summary"].__setitem__("pl", "Nowa cecha.")),
+    # A unit's stats are on its card, in the print pages of its faction and its game.
+    "unit stat": ("unit", "link", lambda item: _bump(item["stats"])),
     # A new link in a rule adds the rule to the target's "used by".
     "rule link": ("rule", "link", lambda item: item["text"].__setitem__(
         "pl", item["text"]["pl"] + "\n\nZobacz też [Regenerację](id:skill/regeneration).")),

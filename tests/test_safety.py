@@ -1,5 +1,6 @@
 """Bad input never breaks the site: sanitised HTML, atomic builds (even under SIGKILL), no tracebacks."""
 import os
+import pathlib
 import re
 import shutil
 import signal
@@ -72,6 +73,16 @@ def test_a_build_killed_half_way_leaves_the_previous_site(tmp_path, mini):
             assert "Unik zmieniony" in (out / "site/ciernie-i-gwiazdy/skill/dodge.html").read_text(encoding="utf-8")
             break
         assert after == before
+    # The killed builds' mkdocs workers died with them.
+    time.sleep(0.5)
+    left = []
+    for cmdline in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if str(out).encode() in cmdline.read_bytes():
+                left.append(cmdline.parent.name)
+        except OSError:
+            pass
+    assert not left, "workers of a killed build are still running"
     # A following build recovers and cleans up what the killed ones left.
     run_kodeks("build", "--no-pdf", "--content", mini, "--out", out, cwd=mini.parent, check=True)
     assert "Unik zmieniony" in (out / "site/ciernie-i-gwiazdy/skill/dodge.html").read_text(encoding="utf-8")

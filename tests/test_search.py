@@ -96,7 +96,8 @@ def test_site_search_from_disk_ranks_the_named_entry_first(real_build, browser, 
 
 def _quality_queries():
     from ruamel.yaml import YAML
-    return YAML(typ="safe").load((pathlib.Path(__file__).parent / "search" / "queries.yaml").read_text(encoding="utf-8"))
+    folder = pathlib.Path(__file__).parent / "search"
+    return [q for f in sorted(folder.glob("queries*.yaml")) for q in YAML(typ="safe").load(f.read_text(encoding="utf-8"))]
 
 
 def _rates(ranks):
@@ -107,7 +108,8 @@ def _rates(ranks):
 def test_cli_search_quality_meets_the_goal(real_build):
     from kodeks.search.engine import Engine
     queries = _quality_queries()
-    assert len(queries) >= 150
+    assert len(queries) >= 400 and {q["expect"].split("/")[0] for q in queries} == {
+        "ciernie-i-gwiazdy", "infinity", "neuroshima-hex-duel", "warzone-4-1", "warzone-eternal"}
     engines = {lang: Engine(real_build.parent / "search" / lang, lang) for lang in ("pl", "en")}
     ranks = []
     for q in queries:

@@ -29,6 +29,13 @@ class Problem:
         return text
 
 
+def _pos(pos) -> Pos:
+    # A position may come as a deferred lookup (`resolve()`): finding it costs, and most are never needed.
+    if pos is not None and not isinstance(pos, Pos):
+        pos = pos.resolve()
+    return pos or Pos()
+
+
 @dataclass
 class Problems:
     """Collects every problem of a run; nothing stops at the first one."""
@@ -46,10 +53,10 @@ class Problems:
         return str(p)
 
     def error(self, path: Path | str, pos: Pos | None, message: str, fix: str = "") -> None:
-        self.items.append(Problem(self._rel(path), pos or Pos(), message, fix))
+        self.items.append(Problem(self._rel(path), _pos(pos), message, fix))
 
     def warning(self, path: Path | str, pos: Pos | None, message: str, fix: str = "") -> None:
-        self.items.append(Problem(self._rel(path), pos or Pos(), message, fix, "warning"))
+        self.items.append(Problem(self._rel(path), _pos(pos), message, fix, "warning"))
 
     @property
     def errors(self) -> list[Problem]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -48,7 +49,9 @@ def sheets_html(e, cards: list[Card], layout: list[tuple[str, list[Placed]]], pa
     return "\n".join(out)
 
 
+@lru_cache(maxsize=20_000)
 def _md(text: str) -> str:
+    # The same rules are spelled out on the print page of the game and of every faction that uses them.
     return markdown.markdown(text, extensions=["tables", "sane_lists"])
 
 

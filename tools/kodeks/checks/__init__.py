@@ -53,7 +53,9 @@ def run(loaded: Loaded, problems: Problems, memo: Memo | None = None) -> None:
         known = frozenset(kb.entries) | frozenset(kb.redirects) | frozenset(loaded.invalid_keys)
         if memo.games != kb.games:
             memo.done.clear()
-        changed = known ^ memo.known
+        # A copy: the symmetric difference keeps the table size of its operands, and a small set in a
+        # large table is slow to intersect with.
+        changed = set(known ^ memo.known)
         memo.known, memo.games = known, dict(kb.games)
     for entry in sorted(kb.entries.values(), key=lambda e: e.order):
         if memo is None:
@@ -307,15 +309,17 @@ def _check_links(loaded: Loaded, entry: Entry, path: tuple, text: BiText, proble
         lpath = path + (lang,)
         _check_safe(loaded, entry, lpath, rich.source, problems)
         # A ](id: that the link grammar did not take is a malformed link (spaces, missing bracket...).
-        spans = [(link.start, link.end) for link in rich.links]
-        for m in LOOSE_ID_RE.finditer(rich.source):
+        loose = list(LOOSE_ID_RE.finditer(rich.source))
+        spans = [(link.start, link.end) for link in rich.links] if len(loose) != len(rich.links) else []
+        for m in loose if spans or not rich.links else ():
+            # (Each well-formed link holds one ](id:, so equal counts mean every one was taken.)
             if not any(s <= m.start() < e for s, e in spans):
                 bracket = rich.source.rfind("[", 0, m.start())
                 problems.error(entry.file, yf.text_pos(lpath, bracket if bracket >= 0 else m.start()),
                                "a malformed id: link",
                                "write [words](id:kind/id) with no spaces inside the parentheses")
         for link in rich.links:
-            pos = yf.text_pos(lpath, link.start)
+            pos = _LazyPos(yf, lpath, link.start)
             if link.key is None:
                 problems.error(entry.file, pos, f"'{link.target}' is not a valid link target",
                                "write id:kind/id or id:game/kind/id, e.g. id:skill/camouflage")
@@ -334,6 +338,17 @@ def _check_links(loaded: Loaded, entry: Entry, path: tuple, text: BiText, proble
             if target is not None:
                 link.key = target.key
                 _backref(loaded, target.key, BackRef(entry, "link"))
+
+
+class _LazyPos:
+    """The position of a link, found in the file only when a problem is reported there."""
+
+    def __init__(self, yf, path: tuple, offset: int):
+        self.args = (yf, path, offset)
+
+    def resolve(self):
+        yf, path, offset = self.args
+        return yf.text_pos(path, offset)
 
 
 def _check_cycle(loaded: Loaded, entry: Entry, problems: Problems) -> None:

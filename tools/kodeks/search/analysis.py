@@ -30,7 +30,13 @@ STEMMERS = {"pl": "polish", "en": "english"}
 
 def words(text: str) -> list[str]:
     """Folded words; a dotted number (a rule number) stays one word with dots turned into hyphens."""
-    return [fold(w).replace(".", "-") for w in WORD_RE.findall(text or "")]
+    return [_fold_word(w) for w in WORD_RE.findall(text or "")]
+
+
+@lru_cache(maxsize=500_000)
+def _fold_word(word: str) -> str:
+    # Texts repeat a vocabulary of some tens of thousands of words millions of times: fold each once.
+    return fold(word).replace(".", "-")
 
 
 class Analyzer:
@@ -44,27 +50,42 @@ class Analyzer:
         for first in self.phrases:
             self.phrases[first].sort(key=lambda p: -len(p[0]))  # longest form wins
         self.stem = lru_cache(maxsize=200_000)(self._stem)
+        self._analyzed: dict[str, list[str]] = {}  # an index analyses each body twice (frequencies, then fields)
 
     def _stem(self, word: str) -> str:
         if word[:1].isdigit():
             return word
         return self._stemmer.stemWord(word)
 
+    _shared: dict[str, tuple[tuple, "Analyzer"]] = {}
+
+    @classmethod
+    def shared(cls, lang: str, phrases: list[tuple[tuple[str, ...], str]]) -> "Analyzer":
+        """The analyzer of the last index built for `lang`, if the glossary is the same: a live preview
+        rebuilds the index after every save, and only the changed texts need analysing again."""
+        key = tuple(phrases)
+        last = cls._shared.get(lang)
+        if last is None or last[0] != key:
+            last = cls._shared[lang] = (key, cls(lang, phrases))
+        return last[1]
+
     def tags(self, ws: list[str]) -> list[str]:
         out = []
-        i = 0
-        while i < len(ws):
-            for toks, tag in self.phrases.get(ws[i], ()):
+        phrases = self.phrases
+        for i in [i for i, w in enumerate(ws) if w in phrases]:
+            for toks, tag in phrases[ws[i]]:
                 if tuple(ws[i:i + len(toks)]) == toks:
                     out.append(tag)
                     break
-            i += 1
         return out
 
     def analyze(self, text: str) -> list[str]:
         """Index/query tokens of a text: stems of the non-stop words, then glossary tags."""
-        ws = words(text)
-        return [self.stem(w) for w in ws if w not in self.stop] + self.tags(ws)
+        done = self._analyzed.get(text)
+        if done is None:
+            ws = words(text)
+            done = self._analyzed[text] = [self.stem(w) for w in ws if w not in self.stop] + self.tags(ws)
+        return list(done)
 
     def raw(self, text: str) -> list[str]:
         """Folded, unstemmed words (for typo matching)."""

@@ -24,7 +24,7 @@ WEIGHT_SCALE = 4  # weights travel as integers: quarter points are precise enoug
 
 def build_index(kb: KnowledgeBase, lang: str) -> dict:
     table = phrases(kb, lang)
-    analyzer = Analyzer(lang, table)
+    analyzer = Analyzer.shared(lang, table)
     tags = concept_tags(kb, lang)
     docs = documents(kb, lang)
     per_doc: list[dict[str, list[str]]] = []

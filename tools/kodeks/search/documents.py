@@ -39,6 +39,9 @@ class Doc:
         return sorted({exact_token(n) for n in self.exact_names if words(n)})
 
 
+_BRACKET = re.compile(r"\s*\([^)]*\)")
+
+
 def exact_token(text: str) -> str:
     return "_".join(words(text))
 
@@ -86,6 +89,8 @@ def doc(kb: KnowledgeBase, entry: Entry, lang: str, named_by: dict | None = None
     summary = _plain(entry.summary, lang)
     body = _body(entry, lang)
     exact_names = [name, entry.name.plain(lang)] + alias + (named_by or {}).get(str(entry.key), [])
+    # "Ładunki wybuchowe (D-charges)": players type the name without its parenthesis.
+    exact_names += [_BRACKET.sub("", n).strip() for n in exact_names if _BRACKET.search(n)]
     return Doc(
         key=str(entry.key), game=entry.game, kind=entry.kind,
         url=urls.site_url(entry.key, kb, lang) or "", title=entry.title(lang),
@@ -129,20 +134,55 @@ def common_body_tokens(analyzer, docs: list[Doc]) -> set[str]:
     return {tok for tok, n in df.items() if n > limit}
 
 
-def phrases(kb: KnowledgeBase, lang: str) -> list[tuple[tuple[str, ...], str]]:
-    """Every glossary form -> the tag of the concept it names (the term's target, or the term itself)."""
-    concepts: dict[str, str] = {}
-    out: dict[tuple[str, ...], str] = {}
+def _term_forms(entry: Entry, lang: str) -> list[str]:
+    forms = [entry.name.plain(lang)] + entry.forms.get(lang, []) + entry.synonyms.get(lang, [])
+    forms += entry.abbreviations
+    if lang == "en" and entry.name.en is None:
+        forms = forms[1:]
+    return forms
+
+
+def _concepts(kb: KnowledgeBase, lang: str) -> dict[str, str]:
+    """Concept (a term's target, or the term itself) -> its tag. Concepts of different games that share a
+    form share a tag: "Kamuflaż" names Infinity's skill and Ciernie i Gwiazdy's equipment alike, and the
+    game the player is reading decides between them, as it does for names."""
+    parent: dict[str, str] = {}
+
+    def find(c: str) -> str:
+        while parent.setdefault(c, c) != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    owner: dict[tuple[str, ...], str] = {}
     for entry in sorted(kb.entries.values(), key=lambda e: str(e.key)):
         if entry.kind != "term":
             continue
         concept = str(entry.target.key if entry.target else entry.key)
-        tag = concepts.setdefault(concept, f"g{len(concepts)}")
-        forms = [entry.name.plain(lang)] + entry.forms.get(lang, []) + entry.synonyms.get(lang, [])
-        forms += entry.abbreviations
-        if lang == "en" and entry.name.en is None:
-            forms = forms[1:]
-        for form in forms:
+        find(concept)
+        for form in _term_forms(entry, lang):
+            toks = tuple(words(form))
+            if not toks:
+                continue
+            first = owner.setdefault(toks, concept)
+            if first != concept and first.split("/")[0] != concept.split("/")[0]:
+                parent[find(concept)] = find(first)
+    tags: dict[str, str] = {}
+    roots: dict[str, str] = {}
+    for concept in parent:
+        tags[concept] = roots.setdefault(find(concept), f"g{len(roots)}")
+    return tags
+
+
+def phrases(kb: KnowledgeBase, lang: str) -> list[tuple[tuple[str, ...], str]]:
+    """Every glossary form -> the tag of the concept it names (the term's target, or the term itself)."""
+    tags = _concepts(kb, lang)
+    out: dict[tuple[str, ...], str] = {}
+    for entry in sorted(kb.entries.values(), key=lambda e: str(e.key)):
+        if entry.kind != "term":
+            continue
+        tag = tags[str(entry.target.key if entry.target else entry.key)]
+        for form in _term_forms(entry, lang):
             toks = tuple(words(form))
             if toks and toks not in out:
                 out[toks] = tag
@@ -151,14 +191,10 @@ def phrases(kb: KnowledgeBase, lang: str) -> list[tuple[tuple[str, ...], str]]:
 
 def concept_tags(kb: KnowledgeBase, lang: str) -> dict[str, str]:
     """Entry key -> the glossary tag that names it (so the entry itself carries the tag in its name)."""
-    tags = {}
-    table = dict(phrases(kb, lang))
+    tags = _concepts(kb, lang)
+    out = {}
     for entry in kb.entries.values():
-        if entry.kind != "term":
-            continue
-        concept = str(entry.target.key if entry.target else entry.key)
-        toks = tuple(words(entry.name.plain(lang)))
-        if toks in table:
-            tags[concept] = table[toks]
-            tags[str(entry.key)] = table[toks]
-    return tags
+        if entry.kind == "term":
+            concept = str(entry.target.key if entry.target else entry.key)
+            out[concept] = out[str(entry.key)] = tags[concept]
+    return out

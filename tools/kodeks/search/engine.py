@@ -27,7 +27,7 @@ from .documents import (BOOSTS, common_body_tokens, concept_tags, documents, exa
                         prefix_tokens)
 
 MAX_QUERY = 1000
-PREFER = 2.0  # how much the game the player is reading counts over the others
+PREFER = 4.0  # how much the game the player is reading counts over the others
 FUZZY_BOOST = 3.0
 
 
@@ -89,7 +89,7 @@ def build(kb: KnowledgeBase, lang: str, folder: Path) -> int:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     table = phrases(kb, lang)
-    analyzer = Analyzer(lang, table)
+    analyzer = Analyzer.shared(lang, table)
     tags = concept_tags(kb, lang)
     ix = wix.create_in(str(tmp), schema())
     writer = ix.writer(limitmb=256)
@@ -150,9 +150,13 @@ class Result:
     message: str | None = None
 
 
+SNIPPET_SCAN = 2000  # characters of a text searched for the best snippet window
+
+
 def _highlight(text: str, stems: set[str], analyzer: Analyzer, mark=("«", "»"), width: int = 28) -> str:
     """A window of the text around the words whose stems the query has, with those words marked."""
-    tokens = re.findall(r"\S+", text.replace("\n", " "))
+    # The snippet comes from the start of the text: a long rule need not be scanned to its end.
+    tokens = re.findall(r"\S+", text[:SNIPPET_SCAN].replace("\n", " "))
     if not tokens:
         return ""
     hits = [i for i, tok in enumerate(tokens) if any(analyzer.stem(w) in stems or w in stems for w in words(tok))]

@@ -12,6 +12,7 @@ import logging
 import os
 import posixpath
 import shutil
+import signal
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -114,6 +115,17 @@ def run_mkdocs(config_file: str) -> list[str]:
     return warnings
 
 
+def die_with_parent() -> None:
+    """Worker initializer: a build killed outright (SIGKILL) must not leave its mkdocs workers behind."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:  # the parent died before the call above
+        os._exit(1)
+
+
 def _redirect_html(target: str) -> str:
     t = html.escape(target, quote=True)
     return (f'<!doctype html><html><head><meta charset="utf-8"><title>Redirect</title>'
@@ -211,7 +223,8 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
             progress("mkdocs (PL + EN)")
         try:
             if parallel:
-                with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork")) as pool:
+                with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork"),
+                                         initializer=die_with_parent) as pool:
                     futures = {lang: pool.submit(run_mkdocs, str(configs[lang])) for lang in LANGS}
                     warnings = {lang: f.result() for lang, f in futures.items()}
             else:

@@ -10,6 +10,7 @@ of game.yaml, mkdocs.yml or the templates.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import shutil
@@ -26,7 +27,7 @@ from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..problems import Problems
 from . import pages, pwa, urls
-from .build import LANGS, BuildError, run_mkdocs, swap_in, write_language, write_redirects
+from .build import LANGS, BuildError, die_with_parent, run_mkdocs, swap_in, write_language, write_redirects
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Update:
     seconds: float = 0.0  # from the start of the update to the changed pages written
     index_seconds: float = 0.0  # then the browser search index of both languages
     warnings: list[str] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)  # seconds of each step of an update
 
     @property
     def ok(self) -> bool:
@@ -141,7 +143,8 @@ class LiveSite:
             for lang in LANGS:
                 configs[lang], _ = write_language(kb, lang, tmp, self.root, self.template_dir)
             try:
-                with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork")) as pool:
+                with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork"),
+                                         initializer=die_with_parent) as pool:
                     warnings = [w for ws in pool.map(run_mkdocs, [str(configs[lg]) for lg in LANGS]) for w in ws]
             except Exception as exc:  # noqa: BLE001 - mkdocs raises many kinds; the author needs the message
                 raise BuildError(f"mkdocs failed: {type(exc).__name__}: {exc}".strip()) from exc
@@ -160,6 +163,7 @@ class LiveSite:
             self.navs[lang] = pages.nav(kb, lang)
             self.mkdocs[lang] = _Mkdocs(self.work / lang / "mkdocs.yml", docs,
                                         self.site if lang == "pl" else self.site / "en")
+        _settle()
         n = len(self.md["pl"])
         return Update(problems, full=True, changed=list(kb.entries), pages=n, seconds=time.perf_counter() - start,
                       warnings=warnings)
@@ -170,7 +174,10 @@ class LiveSite:
         if self.kb is None:
             return self.full()
         old = self.kb
+        phases: dict[str, float] = {}
+        t = time.perf_counter()
         kb, problems = self._load()
+        phases["load and check"] = time.perf_counter() - t
         if problems.errors:
             return Update(problems)
         changed = [k for k, e in kb.entries.items() if old.entries.get(k) is not e]
@@ -178,6 +185,7 @@ class LiveSite:
         if not changed and kb.games == old.games:
             self.kb = kb
             return Update(problems, seconds=time.perf_counter() - start)
+        t = time.perf_counter()
         navs = {lang: pages.nav(kb, lang) for lang in LANGS}
         if (kb.games != old.games or navs != self.navs or any(k.kind == "term" for k in changed)
                 or kb.redirects != old.redirects):
@@ -185,6 +193,8 @@ class LiveSite:
             result.changed = changed
             return result
         paths = affected(old, kb, changed)
+        phases["plan"] = time.perf_counter() - t
+        t = time.perf_counter()
         env = pages.templates(self.template_dir)
         written = {}
         for lang in LANGS:
@@ -197,15 +207,19 @@ class LiveSite:
                     self.md[lang][path] = text
                     (docs / path).write_text(text, encoding="utf-8")
                     written[lang].append(path)
+        phases["pages"] = time.perf_counter() - t
+        t = time.perf_counter()
         warnings = []
         for lang in LANGS:
             warnings += [f"[{lang}] {w}" for w in self.mkdocs[lang].rebuild(written[lang])]
+        phases["mkdocs"] = time.perf_counter() - t
         self.kb = kb
         result = Update(problems, changed=changed, pages=max(len(w) for w in written.values()),
-                        seconds=time.perf_counter() - start, warnings=warnings)
+                        seconds=time.perf_counter() - start, warnings=warnings, phases=phases)
         t = time.perf_counter()
         self.write_search_index()
         result.index_seconds = time.perf_counter() - t
+        _settle()
         return result
 
     def write_search_index(self) -> None:
@@ -216,6 +230,13 @@ class LiveSite:
             tmp = target.with_suffix(".js.tmp")
             tmp.write_text(script(build_index(self.kb, lang)), encoding="utf-8")
             os.replace(tmp, target)
+
+
+def _settle() -> None:
+    """Move what the site holds between saves out of the garbage collector's sight: a full collection
+    walks every object alive, and at 10,000 entries the parsed files alone are millions of them."""
+    gc.collect()
+    gc.freeze()
 
 
 def affected(old: KnowledgeBase, new: KnowledgeBase, changed: list[Key]) -> set[str]:
@@ -249,6 +270,12 @@ def affected(old: KnowledgeBase, new: KnowledgeBase, changed: list[Key]) -> set[
     for key in changed:
         out.add(urls.game_index(key.game))
         out.add(pages.quick_path(key.game))
-        out.add(pages.cards_path(key.game))
-        out |= {pages.cards_path(key.game, f.id) for f in new.of(key.game, "faction")}
+    # Print pages hold cards: only a changed card (a unit, or what its card shows) touches them.
+    for kb in (old, new):
+        for key in keys:
+            unit = kb.entries.get(key)
+            if unit is not None and unit.kind == "unit":
+                out.add(pages.cards_path(unit.game))
+                if unit.faction is not None:
+                    out.add(pages.cards_path(unit.game, unit.faction.key.id))
     return out

@@ -13,6 +13,7 @@ from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..textfold import fold
 from . import sections, urls
+from .rawhtml import raw
 from .render import Page, esc_cell, esc_md
 
 
@@ -303,9 +304,9 @@ def print_page(kb: KnowledgeBase, game: str, lang: str, faction: str | None = No
                 f'<button type="button" class="md-button" data-roster-clear>{w["clear"]}</button></p>'
                 f'<table><thead><tr><th>{w["unit"]}</th><th>{w["count"]}</th></tr></thead><tbody>{rows}</tbody></table>'
                 f'</details></div>')
-    body = (f'<div class="kodeks-print" data-kodeks-print>{controls}'
-            f'<div class="kodeks-card-pool" hidden>{pool}</div><div class="kodeks-sheets"></div>'
-            f'{rules}</div>')
+    body = raw(f'<div class="kodeks-print" data-kodeks-print>{controls}'
+               f'<div class="kodeks-card-pool" hidden>{pool}</div><div class="kodeks-sheets"></div>'
+               f'{rules}</div>')
     return (f'---\ntitle: "{title}"\nhide:\n  - toc\n---\n\n'
             f'<nav class="kodeks-crumbs" markdown>[{esc_md(g.name.plain(lang))}]({page.to(urls.game_index(game))})</nav>\n\n'
             f"# {esc_md(title)}\n\n{body}\n")

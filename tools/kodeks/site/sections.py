@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..model.entry import Entry, Table
 from ..model.values import Gap
 from . import urls
+from .rawhtml import raw
 from .render import Page, attr, esc_cell, esc_md, game_of
 
 
@@ -275,7 +276,7 @@ def card(page: Page, entry: Entry) -> str:
     from ..cards import render as card_render
     env = page.kb.__dict__.setdefault("_card_env", card_render.env())
     html = card_render.card_html(env, card_content.card(page.kb, entry, page.lang), page.lang, "poker")
-    return '<div class="kodeks-card-preview">' + " ".join(html.split()) + "</div>"
+    return raw('<div class="kodeks-card-preview">' + " ".join(html.split()) + "</div>")
 
 
 ALL = ("breadcrumbs", "card", "stats", "unit_lists", "tables", "rule_children", "term_block", "notes", "gaps", "source",

@@ -1,0 +1,296 @@
+"""kodeks benchmarks: validate, build, serve, search and cards, on the shipped content and on synthetic
+content of 1k, 10k and 50k entries; prints a table of figures and the goals as ratios measured in this run.
+
+    .venv/bin/python benchmarks/run.py                      # shipped content, 1k, 10k and 50k entries
+    .venv/bin/python benchmarks/run.py --sizes 1000,10000   # fewer sizes
+    .venv/bin/python benchmarks/run.py --build-sizes 1000,10000,50000   # full builds at 50k too (slow)
+
+Each step runs in its own process (benchmarks/steps.py) so its peak memory (maximum resident set) is its
+own. Synthetic content is generated into a temporary folder (benchmarks/synth.py), never committed. The
+machine this runs on may be shared: ratios of figures taken side by side in one run are what the goals
+compare, not absolute seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from benchmarks import synth  # noqa: E402
+
+PY = sys.executable
+
+
+def run_step(*args: str, timeout: int = 7200) -> tuple[dict, float]:
+    """Run one step in a fresh process; returns (its figures, its peak memory in MB)."""
+    env = dict(os.environ, PYTHONPATH=f"{ROOT / 'tools'}{os.pathsep}{ROOT}")
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen([PY, "-m", "benchmarks.steps", *args], cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace").strip().splitlines()
+    if proc.returncode != 0 or not text:
+        return {"error": f"exit {proc.returncode}"}, usage.ru_maxrss / 1024
+    return json.loads(text[-1]), usage.ru_maxrss / 1024
+
+
+def run_plain_mkdocs(config: str) -> tuple[float, float]:
+    """A plain `mkdocs build` of pages kodeks wrote: (seconds, peak MB)."""
+    t = time.perf_counter()
+    proc = subprocess.Popen([PY, "-m", "mkdocs", "build", "-q", "-f", config], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - t, usage.ru_maxrss / 1024
+
+
+class Table:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, dict[str, str]]] = []  # (step, figure, {column: value})
+
+    def add(self, step: str, figure: str, column: str, value: str) -> None:
+        for s, f, cols in self.rows:
+            if s == step and f == figure:
+                cols[column] = value
+                return
+        self.rows.append((step, figure, {column: value}))
+
+    def render(self, columns: list[str]) -> str:
+        head = ["step", "figure"] + columns
+        lines = [head] + [[s, f] + [c.get(col, "") for col in columns] for s, f, c in self.rows]
+        widths = [max(len(r[i]) for r in lines) for i in range(len(head))]
+        out = []
+        for i, r in enumerate(lines):
+            out.append("| " + " | ".join(v.ljust(widths[j]) for j, v in enumerate(r)) + " |")
+            if i == 0:
+                out.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+        return "\n".join(out)
+
+
+def fmt_s(x: float) -> str:
+    return f"{x:.2f} s" if x < 100 else f"{x:.0f} s"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,10000,50000", help="synthetic sizes (entries), comma-separated")
+    ap.add_argument("--build-sizes", default="1000,10000", help="sizes at which full builds and serve are measured")
+    ap.add_argument("--no-browser", action="store_true", help="skip Chromium (time to first result, Lighthouse)")
+    ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    build_sizes = {int(s) for s in args.build_sizes.split(",") if s}
+    work = args.work or Path(tempfile.mkdtemp(prefix="kodeks-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    table, goals, columns = Table(), [], []
+    per_size: dict[str, dict[int, float]] = {}  # figure -> {entries: seconds}, for the growth factors
+    started = time.time()
+
+    def note(msg: str) -> None:
+        print(f"[{time.time() - started:6.0f} s] {msg}", file=sys.stderr, flush=True)
+
+    # -- the shipped content ---------------------------------------------------------------------------------
+    shipped = ROOT / "content"
+    col = "shipped"
+    columns.append(col)
+    note("shipped content: validate, parse, build, search index")
+    v, vm = run_step("validate", str(shipped))
+    p, pm = run_step("parse", str(shipped))
+    table.add("validate", "entries", col, str(v.get("entries", "?")))
+    table.add("validate", "time (entries/s)", col, f"{fmt_s(v['seconds'])} ({v['entries'] / v['seconds']:.0f}/s)")
+    table.add("validate", "parse floor (ruamel C)", col, fmt_s(p["seconds"]))
+    table.add("validate", "ratio to floor", col, f"{v['seconds'] / p['seconds']:.2f}x")
+    table.add("validate", "peak memory", col, f"{vm:.0f} MB")
+    out_dir = work / "shipped-build"
+    b, bm = run_step("build", str(shipped), str(out_dir), "parallel")
+    table.add("build (parallel)", "time", col, fmt_s(b["seconds"]))
+    table.add("build (parallel)", "peak memory", col, f"{bm:.0f} MB")
+    idx, _ = run_step("siteindex", str(shipped))
+    for lang in ("pl", "en"):
+        kb = idx[lang] / 1024
+        table.add("site search index", f"{lang.upper()} gzipped", col, f"{kb:.0f} KB")
+        goals.append((f"site search index {lang.upper()} (shipped)", f"{kb:.0f} KB", "<= 350 KB", kb <= 350))
+    site = out_dir / "site"
+    if not args.no_browser and site.is_dir():
+        note("Chromium: time to first result")
+        fr, _ = run_step("first_result", str(site))
+        for lang in ("pl", "en"):
+            if lang in fr:
+                table.add("site search (Chromium)", f"first result {lang.upper()}, cold / warm", col,
+                          f"{fr[lang]['cold']:.0f} / {fr[lang]['warm']:.0f} ms")
+        note("Lighthouse (mobile)")
+        for name, scores in lighthouse(site, work):
+            table.add("Lighthouse (mobile)", name, col, scores if isinstance(scores, str) else
+                      " / ".join(f"{scores[k]:.0f}" for k in ("performance", "accessibility", "best-practices")))
+            if not isinstance(scores, str):
+                ok = all(v >= 95 for v in scores.values())
+                goals.append((f"Lighthouse {name} (perf / a11y / best practices)",
+                              " / ".join(f"{v:.0f}" for v in scores.values()), ">= 95 each", ok))
+
+    # -- synthetic content -----------------------------------------------------------------------------------
+    for n in sizes:
+        col = f"{n // 1000}k"
+        columns.append(col)
+        content = work / f"synth-{n}" / "content"
+        note(f"{col}: generating")
+        entries = synth.generate(content, n)
+        shutil.copy(ROOT / "mkdocs.yml", content.parent / "mkdocs.yml")
+        note(f"{col}: validate, parse floor")
+        v, vm = run_step("validate", str(content))
+        p, pm = run_step("parse", str(content))
+        if "error" in v or not v.get("ok"):
+            table.add("validate", "time (entries/s)", col, "failed")
+            continue
+        table.add("validate", "entries", col, str(v["entries"]))
+        table.add("validate", "time (entries/s)", col, f"{fmt_s(v['seconds'])} ({v['entries'] / v['seconds']:.0f}/s)")
+        table.add("validate", "parse floor (ruamel C)", col, f"{fmt_s(p['seconds'])} ({p['files']} files)")
+        ratio = v["seconds"] / p["seconds"]
+        table.add("validate", "ratio to floor", col, f"{ratio:.2f}x")
+        table.add("validate", "peak memory", col, f"{vm:.0f} MB (floor {pm:.0f} MB)")
+        goals.append((f"validate / parse floor at {col}", f"{ratio:.2f}x", "<= 1.5x", ratio <= 1.5))
+        per_size.setdefault("validate", {})[entries] = v["seconds"]
+        note(f"{col}: whoosh")
+        w, wm = run_step("whoosh", str(content), str(work / f"synth-{n}"))
+        table.add("whoosh (PL)", "index build", col, fmt_s(w["build"]))
+        table.add("whoosh (PL)", "query p50 / p95", col, f"{w['p50']:.1f} / {w['p95']:.1f} ms")
+        table.add("whoosh (PL)", "peak memory", col, f"{wm:.0f} MB")
+        per_size.setdefault("whoosh index build", {})[entries] = w["build"]
+        per_size.setdefault("whoosh query p95", {})[entries] = w["p95"] / 1000
+        if n == max(sizes):
+            goals.append((f"whoosh query p95 at {col}", f"{w['p95']:.1f} ms", "<= 10 ms", w["p95"] <= 10))
+        idx, _ = run_step("siteindex", str(content))
+        table.add("site search index", "PL gzipped", col, f"{idx['pl'] / 1024:.0f} KB")
+        table.add("site search index", "EN gzipped", col, f"{idx['en'] / 1024:.0f} KB")
+        if n not in build_sizes:
+            continue
+        note(f"{col}: kodeks build, one language after the other")
+        s, sm = run_step("build", str(content), str(work / f"synth-{n}" / "seq"), "sequential")
+        note(f"{col}: kodeks build, the two languages in parallel")
+        b, bm = run_step("build", str(content), str(work / f"synth-{n}" / "par"), "parallel")
+        note(f"{col}: plain mkdocs on the same pages")
+        plain_s, plain_m = 0.0, 0.0
+        for lang in ("pl", "en"):
+            prep, _ = run_step("prepare", str(content), str(work / f"synth-{n}" / "plain"), lang)
+            secs, mem = run_plain_mkdocs(prep["config"])
+            plain_s += secs
+            plain_m = max(plain_m, mem)
+        if "error" in s or "error" in b:
+            table.add("build", "time", col, "failed")
+            continue
+        table.add("build (sequential)", "time", col, fmt_s(s["seconds"]))
+        table.add("build (sequential)", "phases", col, ", ".join(f"{k} {v:.0f}" for k, v in s["phases"].items()
+                                                                 if k not in ("start", "swap")))
+        table.add("build (sequential)", "peak memory", col, f"{sm:.0f} MB")
+        table.add("build (parallel)", "time", col, fmt_s(b["seconds"]))
+        table.add("build (parallel)", "peak memory", col, f"{bm:.0f} MB")
+        table.add("plain mkdocs, PL + EN", "time", col, fmt_s(plain_s))
+        table.add("plain mkdocs, PL + EN", "peak memory", col, f"{plain_m:.0f} MB")
+        over = s["seconds"] / plain_s
+        mk_over = s["phases"].get("mkdocs", 0) / plain_s
+        par = b["seconds"] / s["seconds"]
+        table.add("build (sequential)", "ratio to plain mkdocs (mkdocs phase)", col, f"{over:.2f}x ({mk_over:.2f}x)")
+        table.add("build (parallel)", "ratio to sequential", col, f"{par:.2f}x")
+        goals.append((f"build / plain mkdocs at {col}", f"{over:.2f}x", "<= 1.15x", over <= 1.15))
+        goals.append((f"parallel / sequential build at {col}", f"{par:.2f}x", "<= 0.65x", par <= 0.65))
+        per_size.setdefault("build (sequential)", {})[entries] = s["seconds"]
+        per_size.setdefault("plain mkdocs", {})[entries] = plain_s
+        note(f"{col}: kodeks serve, one entry saved")
+        lv, lm = run_step("live", str(content), str(work / f"synth-{n}" / "live"))
+        if "error" in lv:
+            table.add("serve: one entry saved", "rule text", col, lv["error"])
+        else:
+            for name, what in (("rule", "a rule's text"), ("skill", "a skill's summary (on cards)")):
+                f = lv[name]
+                table.add("serve: one entry saved", f"{what}: pages rebuilt", col,
+                          f"{fmt_s(f['page'])} ({f['pages']:.0f} pages per language)")
+                table.add("serve: one entry saved", f"{what}: then search index", col, fmt_s(f["index"]))
+            table.add("serve: one entry saved", "peak memory", col, f"{lm:.0f} MB")
+            per_size.setdefault("serve: rule saved", {})[entries] = lv["rule"]["page"]
+            if n == 10000:
+                for name in ("rule", "skill"):
+                    goals.append((f"serve: one {name} saved, pages rebuilt at 10k", fmt_s(lv[name]["page"]), "<= 2 s",
+                                  lv[name]["page"] <= 2))
+        if not any(g[0].startswith("cards PDF") for g in goals):
+            c, cm = run_step("cards", str(content), str(work / f"synth-{n}"), "200")
+            if "error" not in c and c["cards"] >= 200:
+                table.add("cards PDF", "200 units", col, f"{fmt_s(c['seconds'])} ({c['pages']} pages, "
+                          f"{c['bytes'] / 1e6:.1f} MB, peak {cm:.0f} MB)")
+                goals.append(("cards PDF for 200 units", fmt_s(c["seconds"]), "(measured)", True))
+
+    print(f"\nkodeks benchmarks, {time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}\n")
+    print(table.render(columns))
+    if per_size:
+        print("\ngrowth per step: time ratio / entries ratio between consecutive sizes (1.00 = linear)\n")
+        for name, points in per_size.items():
+            pts = sorted(points.items())
+            factors = [f"{a // 1000}k→{b // 1000}k: {(tb / ta) / (b / a):.2f}"
+                       for (a, ta), (b, tb) in zip(pts, pts[1:]) if ta > 0]
+            if factors:
+                print(f"  {name:28} " + ", ".join(factors))
+    print("\ngoals\n")
+    for name, value, goal, ok in goals:
+        print(f"  {'PASS' if ok else 'MISS'}  {name:52} {value:>18}   goal {goal}")
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def lighthouse(site: Path, work: Path) -> list[tuple[str, dict | str]]:
+    """Lighthouse's mobile profile on a game's home, a rule and a unit page, served over http on localhost."""
+    import http.server
+    import threading
+    lh = _lighthouse_bin(work)
+    if lh is None:
+        return [("all pages", "lighthouse not installed (npm install failed)")]
+    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(site), **k)  # noqa: E731
+    http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    pages = [("game home", "infinity/index.html"),
+             ("rule page", next(p for p in sorted((site / "warzone-4-1/rule").glob("*.html")) if p.name != "index.html")
+              .relative_to(site).as_posix()),
+             ("unit page", "ciernie-i-gwiazdy/unit/" + sorted(p.name for p in (site / "ciernie-i-gwiazdy/unit").glob("*.html")
+                                                              if p.name != "index.html")[0])]
+    out = []
+    for name, rel in pages:
+        report = work / f"lh-{name.replace(' ', '-')}.json"
+        proc = subprocess.run([str(lh), base + rel, "--quiet", "--output=json", f"--output-path={report}",
+                               "--only-categories=performance,accessibility,best-practices",
+                               "--chrome-path=/usr/bin/chromium", "--form-factor=mobile",
+                               "--chrome-flags=--headless=new --no-sandbox --disable-gpu "
+                               "--disable-background-networking --disable-component-update"],
+                              capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0 or not report.is_file():
+            out.append((name, f"failed: {proc.stderr.strip().splitlines()[-1:] or proc.returncode}"))
+            continue
+        cats = json.loads(report.read_text(encoding="utf-8"))["categories"]
+        out.append((f"{name} ({rel})", {k: cats[k]["score"] * 100 for k in ("performance", "accessibility",
+                                                                            "best-practices")}))
+    server.shutdown()
+    return out
+
+
+def _lighthouse_bin(work: Path) -> Path | None:
+    """npm's lighthouse, installed on first use into benchmarks/.node (not committed)."""
+    prefix = ROOT / "benchmarks" / ".node"
+    binary = prefix / "node_modules" / ".bin" / "lighthouse"
+    if not binary.exists() and shutil.which("npm"):
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(prefix), "lighthouse@12"],
+                       capture_output=True, timeout=900)
+    return binary if binary.exists() else None
+
+
+if __name__ == "__main__":
+    sys.exit(main())
