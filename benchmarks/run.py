@@ -87,6 +87,7 @@ def main() -> int:
     ap.add_argument("--build-sizes", default="1000,10000", help="sizes at which full builds and serve are measured")
     ap.add_argument("--no-browser", action="store_true", help="skip Chromium (time to first result, Lighthouse)")
     ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
+    ap.add_argument("--results", type=Path, default=None, help="also write the report to this Markdown file")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     build_sizes = {int(s) for s in args.build_sizes.split(",") if s}
@@ -189,7 +190,7 @@ def main() -> int:
             continue
         table.add("build (sequential)", "time", col, fmt_s(s["seconds"]))
         table.add("build (sequential)", "phases", col, ", ".join(f"{k} {v:.0f}" for k, v in s["phases"].items()
-                                                                 if k not in ("start", "swap")))
+                                                                 if k not in ("setup", "swap")))
         table.add("build (sequential)", "peak memory", col, f"{sm:.0f} MB")
         table.add("build (parallel)", "time", col, fmt_s(b["seconds"]))
         table.add("build (parallel)", "peak memory", col, f"{bm:.0f} MB")
@@ -200,6 +201,7 @@ def main() -> int:
         par = b["seconds"] / s["seconds"]
         table.add("build (sequential)", "ratio to plain mkdocs (mkdocs phase)", col, f"{over:.2f}x ({mk_over:.2f}x)")
         table.add("build (parallel)", "ratio to sequential", col, f"{par:.2f}x")
+        table.add("build (parallel)", "ratio to plain mkdocs PL + EN", col, f"{b['seconds'] / plain_s:.2f}x")
         goals.append((f"build / plain mkdocs at {col}", f"{over:.2f}x", "<= 1.15x", over <= 1.15))
         goals.append((f"parallel / sequential build at {col}", f"{par:.2f}x", "<= 0.65x", par <= 0.65))
         per_size.setdefault("build (sequential)", {})[entries] = s["seconds"]
@@ -227,23 +229,35 @@ def main() -> int:
                           f"{c['bytes'] / 1e6:.1f} MB, peak {cm:.0f} MB)")
                 goals.append(("cards PDF for 200 units", fmt_s(c["seconds"]), "(measured)", True))
 
-    print(f"\nkodeks benchmarks, {time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}\n")
-    print(table.render(columns))
+    report = [f"kodeks benchmarks, {time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, {os.cpu_count()} cores, "
+              f"{_memory_gb():.0f} GB, Python {platform.python_version()}, {time.time() - started:.0f} s in all", "",
+              table.render(columns)]
     if per_size:
-        print("\ngrowth per step: time ratio / entries ratio between consecutive sizes (1.00 = linear)\n")
+        report += ["", "growth per step: time ratio / entries ratio between consecutive sizes (1.00 = linear)", ""]
         for name, points in per_size.items():
             pts = sorted(points.items())
             factors = [f"{a // 1000}k→{b // 1000}k: {(tb / ta) / (b / a):.2f}"
                        for (a, ta), (b, tb) in zip(pts, pts[1:]) if ta > 0]
             if factors:
-                print(f"  {name:28} " + ", ".join(factors))
-    print("\ngoals\n")
+                report.append(f"    {name:28} " + ", ".join(factors))
+    report += ["", "goals", ""]
     for name, value, goal, ok in goals:
-        print(f"  {'PASS' if ok else 'MISS'}  {name:52} {value:>18}   goal {goal}")
+        report.append(f"    {'PASS' if ok else 'MISS'}  {name:56} {value:>18}   goal {goal}")
+    text = "\n".join(report)
+    print("\n" + text)
+    if args.results:
+        args.results.write_text("# Benchmark results\n\nWritten by `benchmarks/run.py --results " + str(args.results) +
+                                "` (" + " ".join(sys.argv[1:]) + ").\n\n```\n" + text + "\n```\n", encoding="utf-8")
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def _memory_gb() -> float:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9
+    except (ValueError, OSError):
+        return 0.0
 
 
 def lighthouse(site: Path, work: Path) -> list[tuple[str, dict | str]]:
@@ -253,9 +267,7 @@ def lighthouse(site: Path, work: Path) -> list[tuple[str, dict | str]]:
     lh = _lighthouse_bin(work)
     if lh is None:
         return [("all pages", "lighthouse not installed (npm install failed)")]
-    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=str(site), **k)  # noqa: E731
-    http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _gzip_handler(site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     pages = [("game home", "infinity/index.html"),
@@ -280,6 +292,39 @@ def lighthouse(site: Path, work: Path) -> list[tuple[str, dict | str]]:
                                                                             "best-practices")}))
     server.shutdown()
     return out
+
+
+def _gzip_handler(site: Path):
+    """Static files as a web host serves them: text compressed with gzip (every static host does), so that
+    Lighthouse measures the site and not a development server."""
+    import gzip as gz
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **k):
+            super().__init__(*a, directory=str(site), **k)
+
+        def log_message(self, *a):
+            pass
+
+        def send_head(self):
+            path = Path(self.translate_path(self.path))
+            if path.is_dir():
+                path = path / "index.html"
+            text = path.suffix in (".html", ".css", ".js", ".json", ".svg", ".webmanifest", ".xml")
+            if not (text and path.is_file() and "gzip" in self.headers.get("Accept-Encoding", "")):
+                return super().send_head()
+            import io
+            body = gz.compress(path.read_bytes(), 6)
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "max-age=3600")
+            self.end_headers()
+            return io.BytesIO(body)
+
+    return Handler
 
 
 def _lighthouse_bin(work: Path) -> Path | None:

@@ -35,6 +35,7 @@ def test_every_entry_has_a_page_in_both_languages(mini_site):
 
 def test_language_switch_lands_on_the_same_entry(mini_site):
     pl = (mini_site / "ciernie-i-gwiazdy/skill/dodge.html").read_text(encoding="utf-8")
+    assert 'name="kodeks-live"' not in pl, "a published page does not poll a preview server"
     en_link = re.search(r'href="([^"]+)" hreflang="en" lang="en"', pl).group(1)
     assert (mini_site / "ciernie-i-gwiazdy/skill" / en_link).resolve() == (mini_site / "en/ciernie-i-gwiazdy/skill/dodge.html").resolve()
     en = (mini_site / "en/ciernie-i-gwiazdy/skill/dodge.html").read_text(encoding="utf-8")

@@ -203,6 +203,7 @@ class Engine:
         table = json.loads((folder / "phrases.json").read_text(encoding="utf-8"))
         self.analyzer = Analyzer(lang, [(tuple(t), g) for t, g in table])
         self.reader = QueryAnalyzer(self.analyzer, self.tables["vocab"])
+        self._searcher = None
         with self.ix.searcher() as s:
             self.raw_vocab = {w.decode("utf-8") if isinstance(w, bytes) else w for w in s.lexicon("raw")}
             self.raw_buckets: dict[tuple[str, int], list[str]] = {}
@@ -241,24 +242,27 @@ class Engine:
         if kind:
             filters.append(Term("kind", kind))
         stems = set(tokens) | set(raw)
-        with self.ix.searcher(weighting=self.weighting) as s:
-            found = s.search(q, limit=max(limit * 5, 50), filter=And(filters) if filters else None, terms=True)
-            ranked = []
-            for hit in found:
-                matched_tokens = {t.decode("utf-8") if isinstance(t, bytes) else t for f, t in hit.matched_terms()
-                                  if f not in ("raw",)}
-                if any(f == "exact" for f, _ in hit.matched_terms()):
-                    m = len(groups)
-                else:
-                    m = sum(1 for g in groups if any(t in matched_tokens for t in g))
-                score = coverage(hit.score, m, len(groups)) * (PREFER if prefer and hit["game"] == prefer else 1.0)
-                ranked.append((score, hit.docnum, hit))
-            ranked.sort(key=lambda r: (-r[0], r[1]))
-            for score, _, hit in ranked[:limit]:
-                result.hits.append(Hit(key=hit["key"], title=hit["title"], kind=hit["kind"], kind_label=hit["kind_label"],
-                                       game=hit["game"], game_name=hit["game_name"], url=hit["url"],
-                                       score=round(score, 3),
-                                       snippet=_highlight(hit["snippet"], stems, self.analyzer, mark)))
+        if self._searcher is None:
+            # One searcher for the engine's life: opening one per query costs more than many queries.
+            self._searcher = self.ix.searcher(weighting=self.weighting)
+        s = self._searcher
+        found = s.search(q, limit=max(limit * 5, 50), filter=And(filters) if filters else None, terms=True)
+        ranked = []
+        for hit in found:
+            matched_tokens = {t.decode("utf-8") if isinstance(t, bytes) else t for f, t in hit.matched_terms()
+                              if f not in ("raw",)}
+            if any(f == "exact" for f, _ in hit.matched_terms()):
+                m = len(groups)
+            else:
+                m = sum(1 for g in groups if any(t in matched_tokens for t in g))
+            score = coverage(hit.score, m, len(groups)) * (PREFER if prefer and hit["game"] == prefer else 1.0)
+            ranked.append((score, hit.docnum, hit))
+        ranked.sort(key=lambda r: (-r[0], r[1]))
+        for score, _, hit in ranked[:limit]:
+            result.hits.append(Hit(key=hit["key"], title=hit["title"], kind=hit["kind"], kind_label=hit["kind_label"],
+                                   game=hit["game"], game_name=hit["game_name"], url=hit["url"],
+                                   score=round(score, 3),
+                                   snippet=_highlight(hit["snippet"], stems, self.analyzer, mark)))
         if not result.hits:
             typed = " ".join(words(query))
             close = difflib.get_close_matches(typed, list(self.exact_names), n=1, cutoff=0.5)

@@ -63,7 +63,7 @@ def base_config(root: Path) -> Path:
 
 
 def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None,
-                   pdf_cache: Path | None = None) -> tuple[Path, int]:
+                   pdf_cache: Path | None = None, live: bool = False) -> tuple[Path, int]:
     """Write one language's docs folder and mkdocs config; returns (config path, page count)."""
     docs = work / lang / "docs"
     docs.mkdir(parents=True)
@@ -84,7 +84,7 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
         "site_dir": str(work / lang / "site"),
         "theme": {"language": lang, "custom_dir": str(HERE / "overrides")},
         "nav": pages.nav(kb, lang),
-        "extra": {"alternate": _alternate(lang), "kodeks_lang": lang,
+        "extra": {"alternate": _alternate(lang), "kodeks_lang": lang, "kodeks_live": live,
                   "kodeks_games_label": "Gry" if lang == "pl" else "Games",
                   "kodeks_games": [{"name": g.name.plain(lang), "link": urls.html_path(urls.game_index(gid))}
                                    for gid, g in sorted(kb.games.items(), key=lambda kv: kv[1].name.plain(lang))]},

@@ -141,7 +141,7 @@ class LiveSite:
         try:
             configs = {}
             for lang in LANGS:
-                configs[lang], _ = write_language(kb, lang, tmp, self.root, self.template_dir)
+                configs[lang], _ = write_language(kb, lang, tmp, self.root, self.template_dir, live=True)
             try:
                 with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork"),
                                          initializer=die_with_parent) as pool:

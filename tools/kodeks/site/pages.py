@@ -254,8 +254,8 @@ def quick_page(kb: KnowledgeBase, game: str, lang: str) -> str:
         if entry is None:
             continue
         tables = [t for i, t in enumerate(entry.tables, 1) if not wanted or i in wanted or t.id in wanted]
-        body = "\n\n".join(sections.table(page, t) for t in tables)
-        blocks.append(f'<section class="kodeks-quick__item" markdown>\n\n### {page.link(entry)}\n\n{body}\n\n</section>')
+        body = "\n\n".join(sections.table(page, t, 3) for t in tables)
+        blocks.append(f'<section class="kodeks-quick__item" markdown>\n\n## {page.link(entry)}\n\n{body}\n\n</section>')
     return (f'---\ntitle: "{title}"\nhide:\n  - toc\n---\n\n'
             f'<nav class="kodeks-crumbs" markdown>[{esc_md(g.name.plain(lang))}]({page.to(urls.game_index(game))})</nav>\n\n'
             f"# {esc_md(title)}\n\n"

@@ -84,7 +84,8 @@ def levels(page: Page, entry: Entry) -> str:
     return "\n".join(lines)
 
 
-def table(page: Page, tab: Table) -> str:
+def table(page: Page, tab: Table, level: int = 2) -> str:
+    """A table with its caption as a heading one level below the page's (h2 under the entry's h1)."""
     def cell(c) -> str:
         if isinstance(c, Gap):
             return page.value(c)
@@ -95,7 +96,7 @@ def table(page: Page, tab: Table) -> str:
         return esc_cell(str(c).replace("-", "−") if isinstance(c, (int, float)) and c < 0 else str(c))
 
     anchor = f" {{#{tab.id}}}" if tab.id else ""
-    lines = [f"#### {esc_md(page.plain(tab.caption))}{anchor}", "",
+    lines = [f"{'#' * level} {esc_md(page.plain(tab.caption))}{anchor}", "",
              '<div class="kodeks-table" markdown>', "",
              "| " + " | ".join(cell(c) or " " for c in tab.columns) + " |",
              "|" + "|".join([":--"] + [":-:"] * (len(tab.columns) - 1)) + "|"]

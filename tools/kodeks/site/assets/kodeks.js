@@ -41,7 +41,8 @@
 /* kodeks serve: reload the page after a rebuild (only when served by `kodeks serve` on this machine). */
 (function () {
   "use strict";
-  if (!/^https?:$/.test(location.protocol) || !/^(127\.0\.0\.1|localhost|\[::1\])$/.test(location.hostname)) return;
+  // Only the preview of `kodeks serve` asks for new versions: a published site has nobody to answer.
+  if (!document.querySelector("meta[name=kodeks-live]")) return;
   var root = document.querySelector("link[rel=stylesheet][href*='assets/kodeks.css']");
   var url = "/__kodeks/version";
   var seen = null, failures = 0;
