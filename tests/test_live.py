@@ -136,7 +136,9 @@ def test_live_site_rebuilds_one_page_and_its_neighbours(mini, tmp_path):
     assert "Lunatyczny unik" not in drone.read_text(encoding="utf-8")
     _edit(mini / "ciernie-i-gwiazdy/skill/dodge.yaml", (), lambda item: (
         item["summary"].__setitem__("pl", "Lunatyczny unik."), item["text"].__setitem__("en", "Sleepwalker dodge.")))
-    result = live.update()
+    seen = []
+    result = live.update(ready=lambda: seen.append(en_page.read_text(encoding="utf-8")))
+    assert seen and "Sleepwalker dodge." in seen[0], "the entry's page is written before `ready` is called"
     assert result.ok and not result.full and result.changed == [next(iter(
         k for k in live.kb.entries if k.id == "dodge" and k.kind == "skill"))]
     assert 0 < result.pages < len(live.md["pl"])

@@ -187,12 +187,17 @@ def serve(content: Optional[Path] = ContentOpt,
     watched_config = [root / "mkdocs.yml"] + ([templates] if templates else [])
     config_seen = srv.snapshot(watched_config)
 
+    def bump() -> None:
+        # The changed entries' pages are written: reload them now, not after print pages and the index.
+        with state.lock:
+            state.version += 1
+
     def rebuild() -> bool:
         nonlocal config_seen
         now = srv.snapshot(watched_config)
         try:
             # A change of mkdocs.yml or of a template touches every page: build everything.
-            result = live.full() if now != config_seen or live.kb is None else live.update()
+            result = live.full() if now != config_seen or live.kb is None else live.update(ready=bump)
         except BuildError as exc:
             err.print(f"build failed: {exc}", style="red")
             state.last_error = str(exc)

@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Callable
 
 from .. import checks
 from ..content.loader import FileCache, load
@@ -168,8 +169,9 @@ class LiveSite:
         return Update(problems, full=True, changed=list(kb.entries), pages=n, seconds=time.perf_counter() - start,
                       warnings=warnings)
 
-    def update(self) -> Update:
-        """Bring the site up to date with content/ after files were saved."""
+    def update(self, ready: Callable[[], None] | None = None) -> Update:
+        """Bring the site up to date with content/ after files were saved; `ready` is called as soon as the
+        pages that show the changed entries are written (before print pages and the search index)."""
         start = time.perf_counter()
         if self.kb is None:
             return self.full()
@@ -194,11 +196,30 @@ class LiveSite:
             return result
         paths = affected(old, kb, changed)
         phases["plan"] = time.perf_counter() - t
-        t = time.perf_counter()
+        # The pages that show the entry first; print pages (every card of a game) and the search index
+        # follow once those are served.
+        later = {p for p in paths if p.split("/")[1:2] == ["cards"]}
         env = pages.templates(self.template_dir)
+        makers = {lang: pages.makers(kb, lang, env) for lang in LANGS}
+        self.kb = kb
+        warnings, counts = self._rebuild(makers, paths - later, phases)
+        result = Update(problems, changed=changed, pages=counts, seconds=time.perf_counter() - start,
+                        warnings=warnings, phases=phases)
+        if ready is not None:
+            ready()
+        t = time.perf_counter()
+        result.warnings += self._rebuild(makers, later, {})[0]
+        self.write_search_index()
+        result.index_seconds = time.perf_counter() - t
+        _settle()
+        return result
+
+    def _rebuild(self, makers: dict, paths: set[str], phases: dict) -> tuple[list[str], int]:
+        """Render `paths` in both languages; those whose Markdown changed go through mkdocs again."""
+        t = time.perf_counter()
         written = {}
         for lang in LANGS:
-            make = pages.makers(kb, lang, env)
+            make = makers[lang]
             docs = self.work / lang / "docs"
             written[lang] = []
             for path in sorted(paths & make.keys()):
@@ -213,14 +234,7 @@ class LiveSite:
         for lang in LANGS:
             warnings += [f"[{lang}] {w}" for w in self.mkdocs[lang].rebuild(written[lang])]
         phases["mkdocs"] = time.perf_counter() - t
-        self.kb = kb
-        result = Update(problems, changed=changed, pages=max(len(w) for w in written.values()),
-                        seconds=time.perf_counter() - start, warnings=warnings, phases=phases)
-        t = time.perf_counter()
-        self.write_search_index()
-        result.index_seconds = time.perf_counter() - t
-        _settle()
-        return result
+        return warnings, max(len(w) for w in written.values())
 
     def write_search_index(self) -> None:
         from ..search.browser import build_index, script
