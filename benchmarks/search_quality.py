@@ -110,6 +110,8 @@ def serve(folder: Path):
 
 
 def baseline_ranks(kb, queries, site: Path, browser) -> list:
+    # Addresses carry rule numbers: map them back to keys through the model, as the kodeks site's are.
+    url_to_key = {urls.site_url(e.key, kb, lang): str(e.key) for e in kb.entries.values() for lang in ("pl", "en")}
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     ranks = []
@@ -127,11 +129,7 @@ def baseline_ranks(kb, queries, site: Path, browser) -> list:
         box.fill(q["q"])
         page.wait_for_timeout(350)
         hrefs = page.locator(".md-search-result__item > a").evaluate_all("els => els.map(e => e.href)")
-        keys = []
-        for h in hrefs[:10]:
-            rel = h.split(base, 1)[-1].split("#")[0]
-            parts = rel.removeprefix("en/").removesuffix(".html").split("/")
-            keys.append("/".join(parts) if len(parts) == 3 else None)
+        keys = [url_to_key.get(h.split(base, 1)[-1].split("#")[0]) for h in hrefs[:10]]
         ranks.append(rank(keys, q["expect"]))
     for p in pages.values():
         p.close()
