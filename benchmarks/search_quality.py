@@ -126,8 +126,14 @@ def baseline_ranks(kb, queries, site: Path, browser) -> list:
             page.goto(start)
         box = page.locator(".md-search__input")
         box.click()
-        box.fill(q["q"])
-        page.wait_for_timeout(350)
+        box.fill("")
+        # Material searches on key events: type the query (fill() alone leaves it at "start typing").
+        box.type(q["q"], delay=5)
+        try:
+            page.wait_for_selector(".md-search-result__item", timeout=1500)
+        except Exception:  # noqa: BLE001 - no result at all is a result (a miss)
+            pass
+        page.wait_for_timeout(200)
         hrefs = page.locator(".md-search-result__item > a").evaluate_all("els => els.map(e => e.href)")
         keys = [url_to_key.get(h.split(base, 1)[-1].split("#")[0]) for h in hrefs[:10]]
         ranks.append(rank(keys, q["expect"]))
