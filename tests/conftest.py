@@ -35,3 +35,18 @@ def real_build(tmp_path_factory):
     out = tmp_path_factory.mktemp("real")
     run_kodeks("build", "--out", out, check=True)
     return out / "site"
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright, shared by every test that needs a real browser."""
+    pw = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists("/usr/bin/chromium"):
+        pytest.skip("Debian's chromium is not installed")
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield b
+        b.close()

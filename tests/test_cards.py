@@ -1,5 +1,4 @@
 """Unit cards: the PDF (WeasyPrint), the print page in Chromium, rosters, players' own units."""
-import os
 import pathlib
 import re
 
@@ -83,17 +82,6 @@ def mini_site(tmp_path_factory):
     return out / "site"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    pw = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists("/usr/bin/chromium"):
-        pytest.skip("Debian's chromium is not installed")
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium",
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                    "--disable-component-update"])
-        yield b
-        b.close()
 
 
 BOXES = """() => {

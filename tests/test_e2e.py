@@ -1,7 +1,6 @@
 """End to end in Debian's Chromium: the site as players use it, on a laptop, a phone, offline and from disk."""
 import functools
 import http.server
-import os
 import threading
 
 import pytest
@@ -10,18 +9,8 @@ from conftest import CONTENT, ROOT
 from kodeks.project import load_and_check
 from kodeks.site import urls
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    pw = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists("/usr/bin/chromium"):
-        pytest.skip("Debian's chromium is not installed")
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -115,12 +104,18 @@ def test_dark_mode_follows_the_system(real_build, browser):
     ctx.close()
 
 
-def test_site_works_offline_after_the_first_visit(served, browser):
+def _controlled(browser, url: str):
+    """A new browser context whose page at `url` is controlled by the site's service worker."""
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(served + "ciernie-i-gwiazdy/index.html")
+    page.goto(url)
     page.evaluate("() => navigator.serviceWorker.ready")
     page.reload()  # now controlled by the worker
+    return ctx, page
+
+
+def test_site_works_offline_after_the_first_visit(served, browser):
+    ctx, page = _controlled(browser, served + "ciernie-i-gwiazdy/index.html")
     page.goto(served + "ciernie-i-gwiazdy/rule/melee.html")  # a page the player opens
     page.wait_for_timeout(300)
     ctx.set_offline(True)
@@ -135,11 +130,7 @@ def test_site_works_offline_after_the_first_visit(served, browser):
 
 
 def test_a_whole_game_can_be_saved_for_offline(served, browser):
-    ctx = browser.new_context()
-    page = ctx.new_page()
-    page.goto(served + "neuroshima-hex-duel/index.html")
-    page.evaluate("() => navigator.serviceWorker.ready")
-    page.reload()
+    ctx, page = _controlled(browser, served + "neuroshima-hex-duel/index.html")
     page.locator("[data-kodeks-offline]").click()
     page.wait_for_function("document.querySelector('[data-kodeks-offline]').textContent === 'Zapisano'", timeout=120000)
     ctx.set_offline(True)

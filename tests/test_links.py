@@ -1,5 +1,4 @@
 """Glossary links: the automaton, auto-linking rules, previews (hover and tap), levels, used-by, permalinks."""
-import os
 import re
 from pathlib import Path
 
@@ -64,17 +63,6 @@ def test_link_with_a_level_carries_the_level(kb):
 
 # --- in the browser ---------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def browser():
-    pw = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists("/usr/bin/chromium"):
-        pytest.skip("Debian's chromium is not installed")
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium",
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                    "--disable-component-update"])
-        yield b
-        b.close()
 
 
 def uri(site: Path, rel: str) -> str:

@@ -1,6 +1,5 @@
 """Search on the shipped content: the CLI (whoosh) and the site (browser) find the same entries."""
 import json
-import os
 import pathlib
 
 import pytest
@@ -57,17 +56,6 @@ def test_filters_and_text_output(real_build):
     assert "<mark>" in json.dumps(search("kamuflaż", "--out", real_build.parent)[1])
 
 
-@pytest.fixture(scope="module")
-def browser():
-    pw = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists("/usr/bin/chromium"):
-        pytest.skip("Debian's chromium is not installed")
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium",
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                    "--disable-component-update"])
-        yield b
-        b.close()
 
 
 def site_search(browser, site: pathlib.Path, lang: str, query: str) -> list[str]:

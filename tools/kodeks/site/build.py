@@ -15,6 +15,7 @@ import shutil
 import signal
 import tempfile
 import time
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -94,11 +95,9 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
     return path, len(md)
 
 
-def run_mkdocs(config_file: str) -> list[str]:
-    """Build one mkdocs site; returns the warnings mkdocs logged (a broken link is one)."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
+@contextmanager
+def mkdocs_warnings():
+    """The warnings mkdocs logs inside the block (a broken link is one), as a list filled as they come."""
     warnings: list[str] = []
 
     class Collect(logging.Handler):
@@ -107,11 +106,24 @@ def run_mkdocs(config_file: str) -> list[str]:
                 warnings.append(record.getMessage())
 
     logger = logging.getLogger("mkdocs")
+    handler = Collect()
+    logger.addHandler(handler)
+    try:
+        yield warnings
+    finally:
+        logger.removeHandler(handler)
+
+
+def run_mkdocs(config_file: str) -> list[str]:
+    """Build one mkdocs site; returns the warnings mkdocs logged (a broken link is one)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    logger = logging.getLogger("mkdocs")
     logger.setLevel(logging.INFO)
-    logger.addHandler(Collect())
     logger.propagate = False
-    cfg = load_config(config_file)
-    build(cfg)
+    with mkdocs_warnings() as warnings:
+        build(load_config(config_file))
     return warnings
 
 

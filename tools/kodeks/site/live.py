@@ -11,7 +11,6 @@ of game.yaml, mkdocs.yml or the templates.
 from __future__ import annotations
 
 import gc
-import logging
 import os
 import shutil
 import tempfile
@@ -28,7 +27,8 @@ from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..problems import Problems
 from . import pages, pwa, urls
-from .build import LANGS, BuildError, die_with_parent, run_mkdocs, swap_in, write_language, write_redirects
+from .build import (LANGS, BuildError, die_with_parent, mkdocs_warnings, run_mkdocs, swap_in, write_language,
+                    write_redirects)
 
 
 @dataclass
@@ -76,24 +76,12 @@ class _Mkdocs:
     def rebuild(self, paths: list[str]) -> list[str]:
         from mkdocs.commands.build import _build_page, _populate_page
 
-        warnings: list[str] = []
-
-        class Collect(logging.Handler):
-            def emit(self, record: logging.LogRecord) -> None:
-                if record.levelno >= logging.WARNING:
-                    warnings.append(record.getMessage())
-
-        logger = logging.getLogger("mkdocs")
-        handler = Collect()
-        logger.addHandler(handler)
-        try:
+        with mkdocs_warnings() as warnings:
             for path in paths:
                 file = self.files.get_file_from_path(path)
                 _populate_page(file.page, self.config, self.files)
                 _build_page(file.page, self.config, self.doc_files, self.nav, self.env)
                 file.page.validate_anchor_links(files=self.files, log_level=self.config.validation.links.anchors)
-        finally:
-            logger.removeHandler(handler)
         return warnings
 
 
