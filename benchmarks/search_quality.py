@@ -26,6 +26,7 @@ from ruamel.yaml import YAML  # noqa: E402
 from kodeks.project import load_and_check  # noqa: E402
 from kodeks.search import browser as browser_index  # noqa: E402
 from kodeks.search.engine import Engine, build as build_whoosh  # noqa: E402
+from kodeks.search.index import build_index  # noqa: E402
 from kodeks.site import urls  # noqa: E402
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
@@ -164,7 +165,7 @@ def main() -> int:
         cli, times = cli_ranks(kb, queries, tmp / "search")
         sizes = {}
         for lang in ("pl", "en"):
-            sizes[lang] = len(gzip.compress(browser_index.script(browser_index.build_index(kb, lang)).encode("utf-8")))
+            sizes[lang] = len(gzip.compress(browser_index.script(build_index(kb, lang)).encode("utf-8")))
         site = args.site
         rows = [("kodeks CLI (whoosh)", *rates(cli))]
         from playwright.sync_api import sync_playwright

@@ -148,9 +148,15 @@ def whoosh(content: str, out: str) -> dict:
 
 def siteindex(content: str) -> dict:
     from kodeks.project import load_and_check
-    from kodeks.search.browser import build_index, script
+    from kodeks.search.browser import script, summaries_script
+    from kodeks.search.index import build
     checked = load_and_check(Path(content), Path(content).parent)
-    return {lang: len(gzip.compress(script(build_index(checked.kb, lang)).encode("utf-8"), 9)) for lang in ("pl", "en")}
+    out = {}
+    for lang in ("pl", "en"):
+        built = build(checked.kb, lang)
+        out[lang] = len(gzip.compress(script(built.index).encode("utf-8"), 9))
+        out[lang + "_summaries"] = len(gzip.compress(summaries_script(built.summaries).encode("utf-8"), 9))
+    return out
 
 
 def first_result(site: str) -> dict:

@@ -144,7 +144,8 @@ def test_live_site_rebuilds_one_page_and_its_neighbours(mini, tmp_path):
     assert 0 < result.pages < len(live.md["pl"])
     assert "Sleepwalker dodge." in en_page.read_text(encoding="utf-8")
     assert "Lunatyczny unik" in drone.read_text(encoding="utf-8"), "the unit's card reminds the new summary"
-    assert "Lunatyczny unik" in (live.site / "assets/kodeks-index.js").read_text(encoding="utf-8")
+    assert "Lunatyczny unik" in (live.site / "assets/kodeks-summaries.js").read_text(encoding="utf-8")
+    assert '"lunatyczn' in (live.site / "assets/kodeks-index.js").read_text(encoding="utf-8"), "the new word is indexed"
     assert page.is_file()
     # An error keeps the last good site; the fix brings the update.
     (mini / "ciernie-i-gwiazdy/skill/dodge.yaml").write_text("id: [\n", encoding="utf-8")

@@ -133,3 +133,42 @@ def test_site_search_quality_meets_the_goal_and_matches_the_cli(real_build, brow
     top1, top3 = _rates(ranks)
     assert top1 >= 0.85 and top3 >= 0.95, (top1, top3)
     assert same / len(queries) >= 0.97, "the site and the CLI put the same entry first"
+
+
+def test_site_results_show_summaries_and_odd_words_find_nothing(real_build, browser):
+    """The summary lines arrive after the index (a second file) and fill the results already shown; words that
+    name JavaScript's own object properties are just words."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((real_build / "ciernie-i-gwiazdy/index.html").resolve().as_uri())
+    box = page.locator("[data-kodeks-search] input")
+    box.click()
+    box.fill("kamuflaż")
+    page.wait_for_function("() => { const p = document.querySelector('.md-search-result__article p:last-child');"
+                           " return p && p.textContent.length > 10; }", timeout=10000)
+    first = page.locator(".md-search-result__article").first.inner_text()
+    assert "Kamuflaż" in first
+    for word in ("constructor", "__proto__", "toString", "hasOwnProperty"):
+        hits = page.evaluate("(q) => window.kodeksSearch.search(q, 5).hits", word)
+        assert isinstance(hits, list)
+    page.close()
+    assert errors == []
+
+
+def test_cli_and_site_read_the_same_numbers():
+    """The index's number encoding, read one number at a time (the browser's way) and all at once (numpy)."""
+    from hypothesis import given, strategies as st
+
+    from kodeks.search.engine import _decode_all
+    from kodeks.search.index import decode, encode
+
+    @given(st.lists(st.lists(st.integers(min_value=0, max_value=2**40), max_size=12), max_size=12))
+    def check(lists):
+        texts = [encode(x) for x in lists]
+        assert [decode(t) for t in texts] == lists
+        values, counts = _decode_all(texts)
+        assert values.tolist() == [x for x in lists for x in x]
+        assert counts.tolist() == [len(x) for x in lists]
+
+    check()

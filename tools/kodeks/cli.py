@@ -237,7 +237,7 @@ def _search_index(root: Path, content_dir: Path, out_dir: Path, lang: str):
     """The whoosh index of `lang`, built from the content first if build/ has none."""
     from .search.engine import Engine, build as build_index
     folder = out_dir / "search" / lang
-    if not (folder / "phrases.json").is_file():
+    if not (folder / "index.json").is_file():
         checked = load_and_check(content_dir, root)
         if not _report(checked, quiet_ok=True):
             raise typer.Exit(1)

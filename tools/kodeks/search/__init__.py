@@ -1,2 +1,3 @@
-"""Search: one analysis of Polish and English text (folding, stemming, glossary forms) feeding both the
-whoosh index used by `kodeks search` and the browser-side index of the site."""
+"""Search: one analysis of Polish and English text (folding, stemming, glossary forms) into one index per
+language (search.index), which `kodeks search` scores in Python (search.engine, whoosh holding the documents)
+and the site scores in the browser (assets/kodeks-search.js), the same way."""

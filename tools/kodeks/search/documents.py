@@ -14,7 +14,7 @@ from .analysis import words
 
 # How much a match in each field counts, relative to the body text.
 BOOSTS = {"exact": 40.0, "name": 10.0, "alias": 6.0, "prefix": 2.0, "summary": 2.5, "body": 1.0}
-FIELDS = ("name", "alias", "prefix", "summary", "body")
+FIELDS = ("name", "alias", "summary", "body")
 PREFIX = 5  # letters of a word that the light "same beginning" match compares
 
 
@@ -44,10 +44,6 @@ _BRACKET = re.compile(r"\s*\([^)]*\)")
 
 def exact_token(text: str) -> str:
     return "_".join(words(text))
-
-
-def prefix_tokens(text: str) -> list[str]:
-    return ["^" + w[:PREFIX] for w in words(text) if len(w) >= 3 and not w[:1].isdigit()]
 
 
 _MD = re.compile(r"(\*\*|__|`|^#+\s*|^\s*[-*]\s+|^\s*\d+\.\s+|\|)", re.M)
@@ -113,14 +109,14 @@ def documents(kb: KnowledgeBase, lang: str) -> list[Doc]:
     return [doc(kb, e, lang, named_by) for e in sorted(entries, key=lambda e: (e.game, e.kind, e.order))]
 
 
-COMMON = 0.15  # a body word found in more than this share of the documents says little about any of them
+COMMON = 0.08  # a body word found in more than this share of the documents says little about any of them
 
 
 def fields(analyzer, d: Doc, tags: dict[str, str], common: set[str] = frozenset()) -> dict[str, list[str]]:
     """The tokens of each field of a document: what both engines index. Body words that most documents
     share (`common`) are left out of the body: they cost index size and barely move a ranking."""
     return {"name": analyzer.analyze(d.name) + ([tags[d.key]] if d.key in tags else []),
-            "alias": analyzer.analyze(d.alias), "prefix": prefix_tokens(d.name + " " + d.alias),
+            "alias": analyzer.analyze(d.alias),
             "summary": analyzer.analyze(d.summary),
             "body": [t for t in analyzer.analyze(d.body) if t not in common]}
 

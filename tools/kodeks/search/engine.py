@@ -1,34 +1,37 @@
-"""The whoosh index (one per language) and the search behind `kodeks search`.
+"""`kodeks search`: the search index (search.index) scored in Python, with whoosh as the document store.
 
-whoosh is unmaintained, so it stays behind this module. Documents are analysed by kodeks' own analyzer
-(search.analysis) and stored in whoosh as ready-made tokens; queries are analysed the same way and built
-as whoosh query objects directly (never parsed with whoosh's query syntax), so quotes, brackets, AND/OR
-and other operators in what a player types are just words.
+The ranking is the site's: the same index, the same query analysis (search.analysis.QueryAnalyzer, mirrored
+in kodeks-search.js), the same arithmetic. Postings are held as numpy arrays, so a query costs a few
+vector additions however common its words are (whoosh's matchers scored every matching posting in Python:
+275 ms at the 95th percentile with 50,000 entries). whoosh keeps what the terminal shows of each entry:
+its key, address, title and the text the snippet is cut from.
+
+Queries are never parsed with a query syntax: quotes, brackets, AND/OR and other operators in what a player
+types are just words.
 """
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
-import math
 import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from whoosh import index as wix
-from whoosh.analysis import SpaceSeparatedTokenizer
-from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.query import And, DisjunctionMax, Or, Term
-from whoosh.scoring import BM25F
+from whoosh.fields import ID, NUMERIC, STORED, Schema
 
 from ..model.kb import KnowledgeBase
+from ..textfold import fold_in_place
 from .analysis import Analyzer, QueryAnalyzer, words
-from .documents import (BOOSTS, common_body_tokens, concept_tags, documents, exact_token, fields, phrases,
-                        prefix_tokens)
+from .documents import exact_token
+from .index import LAST, MORE, Built, build as build_shared, derive, idf
 
 MAX_QUERY = 1000
-PREFER = 4.0  # how much the game the player is reading counts over the others
-FUZZY_BOOST = 3.0
+MAX_GROUPS = 40  # query words, glossary phrases and word beginnings scored (kodeks-search.js: the same)
+MAX_TYPOS = 12  # query words looked up for typos
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -65,68 +68,30 @@ def typo_candidates(word: str, vocab) -> list[str]:
         elif d == best and d <= limit:
             out.append(cand)
     return sorted(out) if best <= limit else []
-FIELDS = ("name", "alias", "prefix", "summary", "body")
-
 
 def schema() -> Schema:
-    tok = SpaceSeparatedTokenizer()
-    return Schema(
-        key=ID(stored=True, unique=True), game=ID(stored=True), kind=ID(stored=True),
-        url=STORED(), title=STORED(), game_name=STORED(), kind_label=STORED(), snippet=STORED(),
-        exact=TEXT(analyzer=tok, phrase=False),
-        name=TEXT(analyzer=tok, phrase=False),
-        alias=TEXT(analyzer=tok, phrase=False),
-        prefix=TEXT(analyzer=tok, phrase=False),
-        summary=TEXT(analyzer=tok, phrase=False),
-        body=TEXT(analyzer=tok, phrase=False),
-        raw=TEXT(analyzer=tok, phrase=False),
-    )
+    return Schema(n=NUMERIC(stored=True), key=ID(stored=True, unique=True), game=STORED(), kind=STORED(),
+                  url=STORED(), title=STORED(), game_name=STORED(), kind_label=STORED(), snippet=STORED())
 
 
-def build(kb: KnowledgeBase, lang: str, folder: Path) -> int:
-    """Write the index of one language into `folder` (replaced whole); returns the number of documents."""
+def build(kb: KnowledgeBase, lang: str, folder: Path, built: Built | None = None) -> int:
+    """Write the search folder of one language (replaced whole): the index and whoosh's document store;
+    returns the number of documents. `built` is the language's index if the caller has it already."""
+    built = built or build_shared(kb, lang)
     tmp = folder.with_name(folder.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    table = phrases(kb, lang)
-    analyzer = Analyzer.shared(lang, table)
-    tags = concept_tags(kb, lang)
     ix = wix.create_in(str(tmp), schema())
     writer = ix.writer(limitmb=256)
-    docs = documents(kb, lang)
-    df: dict[str, int] = {}
-    raw_df: dict[str, int] = {}
-    exact_df: dict[str, int] = {}
-    vocab: dict[str, str] = {}
-    common = common_body_tokens(analyzer, docs)
-    for d in docs:
-        for text in (d.name, d.alias, d.summary, d.body):
-            for w in words(text):
-                if w not in analyzer.stop and w not in vocab:
-                    vocab[w] = analyzer.stem(w)
-        f = fields(analyzer, d, tags, common)
-        for tok in {t for toks in f.values() for t in toks}:
-            df[tok] = df.get(tok, 0) + 1
-        for tok in set(analyzer.raw(d.name + " " + d.alias)):
-            raw_df[tok] = raw_df.get(tok, 0) + 1
-        for tok in d.exact:
-            exact_df[tok] = exact_df.get(tok, 0) + 1
-        writer.add_document(
-            key=d.key, game=d.game, kind=d.kind, url=d.url, title=d.title, game_name=d.game_name,
-            kind_label=d.kind_label, snippet=d.snippet[:4000], exact=" ".join(d.exact),
-            name=" ".join(f["name"]), alias=" ".join(f["alias"]), prefix=" ".join(f["prefix"]),
-            summary=" ".join(f["summary"]), body=" ".join(f["body"]),
-            raw=" ".join(analyzer.raw(d.name + " " + d.alias)))
+    for i, d in enumerate(built.docs):
+        writer.add_document(n=i, key=d.key, game=d.game, kind=d.kind, url=d.url, title=d.title,
+                            game_name=d.game_name, kind_label=d.kind_label, snippet=d.snippet[:4000])
     writer.commit()
-    (tmp / "phrases.json").write_text(json.dumps([[list(t), g] for t, g in table], ensure_ascii=False), encoding="utf-8")
-    for toks, _ in table:
-        for w in toks:
-            vocab.setdefault(w, analyzer.stem(w))
-    (tmp / "df.json").write_text(json.dumps({"n": len(docs), "df": df, "raw": raw_df, "exact": exact_df,
-                                             "vocab": vocab}, ensure_ascii=False), encoding="utf-8")
+    (tmp / "index.json").write_text(json.dumps(built.index, ensure_ascii=False, separators=(",", ":")),
+                                    encoding="utf-8")
     shutil.rmtree(folder, ignore_errors=True)
     tmp.rename(folder)
-    return len(docs)
+    return len(built.docs)
 
 
 @dataclass
@@ -153,67 +118,165 @@ class Result:
 SNIPPET_SCAN = 2000  # characters of a text searched for the best snippet window
 
 
-def _highlight(text: str, stems: set[str], analyzer: Analyzer, mark=("«", "»"), width: int = 28) -> str:
-    """A window of the text around the words whose stems the query has, with those words marked."""
+def _highlight(text: str, pattern: re.Pattern | None, mark=("«", "»"), width: int = 28) -> str:
+    """A window of the text around the words `pattern` finds (in the folded text), with those words marked."""
     # The snippet comes from the start of the text: a long rule need not be scanned to its end.
-    tokens = re.findall(r"\S+", text[:SNIPPET_SCAN].replace("\n", " "))
-    if not tokens:
+    text = text[:SNIPPET_SCAN].replace("\n", " ")
+    spans = [m.start() for m in re.finditer(r"\S+", text)]
+    if not spans:
         return ""
-    hits = [i for i, tok in enumerate(tokens) if any(analyzer.stem(w) in stems or w in stems for w in words(tok))]
+    tokens = text.split()
+    hits: list[int] = []
+    if pattern is not None:
+        folded = fold_in_place(text).replace(".", "-")
+        hits = sorted({bisect.bisect_right(spans, m.start()) - 1 for m in pattern.finditer(folded)})
     if not hits:
         start = 0
     else:
-        best = max(hits, key=lambda i: sum(1 for j in hits if i <= j < i + width))
+        best = max(hits, key=lambda i: bisect.bisect_left(hits, i + width) - bisect.bisect_left(hits, i))
         start = max(0, best - 4)
+    chosen = set(hits)
     window = tokens[start:start + width]
-    out = [f"{mark[0]}{tok}{mark[1]}" if start + i in hits else tok for i, tok in enumerate(window)]
+    out = [f"{mark[0]}{tok}{mark[1]}" if start + i in chosen else tok for i, tok in enumerate(window)]
     return ("… " if start else "") + " ".join(out) + (" …" if start + width < len(tokens) else "")
 
 
-def idf(n_docs: int, df: int) -> float:
-    """whoosh's idf, over whole documents (all fields together), as the browser index computes it."""
-    return math.log(n_docs / (df + 1)) + 1
+_DIGITS = np.full(128, -1, dtype=np.int64)
+_DIGITS[np.frombuffer(LAST.encode("ascii"), np.uint8)] = np.arange(32)
+_DIGITS[np.frombuffer(MORE.encode("ascii"), np.uint8)] = np.arange(32, 64)
 
 
-class Weighting(BM25F):
-    """BM25F per field, with one idf per token over whole documents, and no length penalty on exact names:
-    the scoring the browser index reproduces."""
+def _decode_all(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """search.index.decode of many texts at once: (all their numbers, how many numbers each text holds)."""
+    codes = _DIGITS[np.frombuffer("".join(texts).encode("ascii"), np.uint8)]
+    last = codes < 32
+    ends = np.flatnonzero(last)
+    values = codes[ends].copy()
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    scale, back = 32, 1
+    while True:  # add the leading digits, one place at a time (numbers here have two or three)
+        at = ends - back
+        has = at >= starts
+        if not has.any():
+            break
+        values[has] += (codes[at[has]] - 32) * scale
+        scale *= 32
+        back += 1
+    bounds = np.concatenate(([0], np.cumsum([len(t) for t in texts], dtype=np.int64)))
+    finished = np.concatenate(([0], np.cumsum(last)))
+    return values, finished[bounds[1:]] - finished[bounds[:-1]]
 
-    def __init__(self, tables: dict):
-        super().__init__(B=0.75, K1=1.2, exact_B=0.0)
-        self.tables = tables
 
-    def idf(self, searcher, fieldname, text):
-        text = text.decode("utf-8") if isinstance(text, bytes) else text
-        table = {"raw": "raw", "exact": "exact"}.get(fieldname, "df")
-        return idf(self.tables["n"], self.tables[table].get(text, 0))
+class _Postings:
+    """Every token's postings in two flat arrays (document numbers, weights), sliced by token."""
 
+    def __init__(self, tables: list[dict[str, str] | dict[str, dict[int, float]]]):
+        self.where: dict[str, tuple[int, int]] = {}
+        encoded, derived = {}, {}
+        for table in tables:
+            for tok, value in table.items():
+                if tok not in encoded and tok not in derived:
+                    (encoded if isinstance(value, str) else derived)[tok] = value
+        numbers, counts = _decode_all(list(encoded.values()))
+        lengths = counts // 2
+        gaps, weights = numbers[0::2], numbers[1::2]
+        # Document numbers: one running sum over all tokens, less the sum where each token starts.
+        total = np.cumsum(gaps)
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+        before = np.concatenate(([0], total))[starts]
+        docs = total - np.repeat(before, lengths)
+        for tok, start, n in zip(encoded, starts.tolist(), lengths.tolist()):
+            self.where[tok] = (start, start + n)
+        size = len(docs)
+        extra_docs, extra_weights = [], []
+        for tok, table in derived.items():
+            self.where[tok] = (size, size + len(table))
+            size += len(table)
+            extra_docs += list(table)
+            extra_weights += list(table.values())
+        self.docs = np.concatenate((docs, np.array(extra_docs, dtype=np.int64)))
+        self.weights = np.concatenate((weights.astype(np.float64), np.array(extra_weights, dtype=np.float64)))
 
-def coverage(score: float, matched: int, total: int) -> float:
-    """Documents that match more of the query's words rank higher (the browser applies the same factor)."""
-    return score * (0.1 + 0.9 * matched / total) if total else score
+    def get(self, tok: str):
+        span = self.where.get(tok)
+        return None if span is None else (self.docs[span[0]:span[1]], self.weights[span[0]:span[1]])
 
 
 class Engine:
     def __init__(self, folder: Path, lang: str):
         self.lang = lang
+        index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+        self.n = index["n"]
+        self.scale = index["scale"]
+        self.exact_boost = index["exactBoost"]
+        self.prefer_factor = index["prefer"]
+        vocab = {}
+        self.forms: dict[str, list[str]] = {}  # token -> the words of the texts that give it
+        for stem, ends in index["words"].items():
+            for end in ends:
+                w = end[1:] if end.startswith("=") else stem + end
+                vocab[w] = stem
+                self.forms.setdefault(stem, []).append(w)
+        self.analyzer = Analyzer(lang, [(tuple(t), g) for t, g in index["phrases"]])
+        self.reader = QueryAnalyzer(self.analyzer, vocab)
+        prefix, self.exact = derive(index)
+        self.postings = _Postings([index["postings"], prefix])
+        self.raw = _Postings([index["raw"]])
+        self.raw_vocab = set(index["raw"])
+        self.raw_buckets: dict[tuple[str, int], list[str]] = {}
+        for w in self.raw_vocab:
+            self.raw_buckets.setdefault((w[:1], len(w)), []).append(w)
+        groups = index["groups"]  # [kind label, game name, kind, game]
+        self.games = {g[3] for g in groups}
+        doc_group = np.array([d[2] for d in index["docs"]], dtype=np.int64)
+        self.doc_game = np.array([groups[g][3] for g in range(len(groups))], dtype=object)[doc_group] \
+            if groups else np.array([], dtype=object)
+        self.doc_kind = np.array([groups[g][2] for g in range(len(groups))], dtype=object)[doc_group] \
+            if groups else np.array([], dtype=object)
+        self.exact_names = {}
+        for d in index["docs"]:
+            self.exact_names.setdefault(" ".join(words(d[0])), d[0])
         self.ix = wix.open_dir(str(folder))
-        self.tables = json.loads((folder / "df.json").read_text(encoding="utf-8"))
-        self.weighting = Weighting(self.tables)
-        table = json.loads((folder / "phrases.json").read_text(encoding="utf-8"))
-        self.analyzer = Analyzer(lang, [(tuple(t), g) for t, g in table])
-        self.reader = QueryAnalyzer(self.analyzer, self.tables["vocab"])
         self._searcher = None
-        with self.ix.searcher() as s:
-            self.raw_vocab = {w.decode("utf-8") if isinstance(w, bytes) else w for w in s.lexicon("raw")}
-            self.raw_buckets: dict[tuple[str, int], list[str]] = {}
-            for w in self.raw_vocab:
-                self.raw_buckets.setdefault((w[:1], len(w)), []).append(w)
-            self.exact_names = {}
-            self.games = set()
-            for stored in s.all_stored_fields():
-                self.games.add(stored["game"])
-                self.exact_names.setdefault(" ".join(words(stored["title"])), stored["title"])
+
+    def _score(self, groups: list[list[str]], raw: list[str], exact: str) -> np.ndarray:
+        """The score of every document: kodeks-search.js `search`, step for step."""
+        n = self.n
+        scores = np.zeros(n)
+        matched = np.zeros(n)
+        for group in groups:
+            hit = np.zeros(n, dtype=bool)
+            for tok in group:
+                p = self.postings.get(tok)
+                if p is None:
+                    continue
+                docs, weights = p
+                scores[docs] += idf(n, len(docs)) * weights / self.scale
+                hit[docs] = True
+            matched += hit
+        exact_docs = self.exact.get(exact, [])
+        if exact_docs:
+            scores[exact_docs] += self.exact_boost * idf(n, len(exact_docs))
+            matched[exact_docs] = len(groups)
+        for w in raw[:MAX_TYPOS]:
+            if len(w) < 4 or w in self.raw_vocab:
+                continue
+            top = np.zeros(n)  # per document the best of the candidates, as whoosh's DisjunctionMax did
+            for cand in typo_candidates(w, self.raw_buckets):
+                docs, weights = self.raw.get(cand)
+                np.maximum.at(top, docs, idf(n, len(docs)) * weights / self.scale)
+            scores += top
+        if groups:
+            scores = scores * (0.1 + 0.9 * matched / len(groups))
+        return scores
+
+    def _pattern(self, tokens: set[str]) -> re.Pattern | None:
+        """A regular expression for the folded words of a text that give one of `tokens`."""
+        forms = {w for t in tokens for w in self.forms.get(t, ())} | {t for t in tokens if t[:1] != "^"}
+        if not forms:
+            return None
+        alternatives = "|".join(re.escape(w) for w in sorted(forms, key=lambda w: (-len(w), w)))
+        return re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])")
 
     def search(self, query: str, game: str | None = None, kind: str | None = None, limit: int = 10,
                mark=("«", "»"), prefer: str | None = None) -> Result:
@@ -222,47 +285,37 @@ class Engine:
         query = (query or "")[:MAX_QUERY]
         result = Result(query=query)
         groups, raw = self.reader.groups(query)
-        groups = groups[:40]
-        tokens = [t for g in groups for t in g]
+        groups = groups[:MAX_GROUPS]
         if not groups:
             result.message = "type a word to search for (a name, a rule, a skill...)" if self.lang == "en" else \
                 "wpisz słowo do wyszukania (nazwę, zasadę, umiejętność...)"
             return result
-        exact = exact_token(query)
-        parts = [Term("exact", exact, boost=BOOSTS["exact"])]
-        for group in groups:
-            parts.append(Or([Term(f, tok, boost=BOOSTS[f]) for tok in group for f in FIELDS]))
-        for w in raw[:12]:
-            if len(w) >= 4 and w not in self.raw_vocab:
-                near = typo_candidates(w, self.raw_buckets)
-                if near:
-                    parts.append(DisjunctionMax([Term("raw", c, boost=FUZZY_BOOST) for c in near]))
-        q = Or(parts)
-        filters = [Term("game", game)] if game else []
+        scores = self._score(groups, raw, exact_token(query))
+        if prefer:
+            scores = scores * np.where(self.doc_game == prefer, self.prefer_factor, 1.0)
+        if game:
+            scores[self.doc_game != game] = 0
         if kind:
-            filters.append(Term("kind", kind))
-        stems = set(tokens) | set(raw)
+            scores[self.doc_kind != kind] = 0
+        found = np.flatnonzero(scores > 0)
+        if len(found) > limit:
+            # The `limit` best, and any that tie with the last of them (ties go to the earlier document).
+            cut = np.partition(scores[found], len(found) - limit)[len(found) - limit]
+            found = found[scores[found] >= cut]
+        order = found[np.lexsort((found, -scores[found]))][:limit]
+        pattern = self._pattern({t for g in groups for t in g} | set(raw))
         if self._searcher is None:
             # One searcher for the engine's life: opening one per query costs more than many queries.
-            self._searcher = self.ix.searcher(weighting=self.weighting)
-        s = self._searcher
-        found = s.search(q, limit=max(limit * 5, 50), filter=And(filters) if filters else None, terms=True)
-        ranked = []
-        for hit in found:
-            matched_tokens = {t.decode("utf-8") if isinstance(t, bytes) else t for f, t in hit.matched_terms()
-                              if f not in ("raw",)}
-            if any(f == "exact" for f, _ in hit.matched_terms()):
-                m = len(groups)
-            else:
-                m = sum(1 for g in groups if any(t in matched_tokens for t in g))
-            score = coverage(hit.score, m, len(groups)) * (PREFER if prefer and hit["game"] == prefer else 1.0)
-            ranked.append((score, hit.docnum, hit))
-        ranked.sort(key=lambda r: (-r[0], r[1]))
-        for score, _, hit in ranked[:limit]:
-            result.hits.append(Hit(key=hit["key"], title=hit["title"], kind=hit["kind"], kind_label=hit["kind_label"],
-                                   game=hit["game"], game_name=hit["game_name"], url=hit["url"],
-                                   score=round(score, 3),
-                                   snippet=_highlight(hit["snippet"], stems, self.analyzer, mark)))
+            self._searcher = self.ix.searcher()
+        for doc in order:
+            stored = self._searcher.stored_fields(int(doc))
+            if stored["n"] != doc:
+                raise RuntimeError(f"search index {self.ix} is out of step with its documents; rebuild it")
+            result.hits.append(Hit(key=stored["key"], title=stored["title"], kind=stored["kind"],
+                                   kind_label=stored["kind_label"], game=stored["game"],
+                                   game_name=stored["game_name"], url=stored["url"],
+                                   score=round(float(scores[doc]), 3),
+                                   snippet=_highlight(stored["snippet"], pattern, mark)))
         if not result.hits:
             typed = " ".join(words(query))
             close = difflib.get_close_matches(typed, list(self.exact_names), n=1, cutoff=0.5)

@@ -64,7 +64,8 @@ def base_config(root: Path) -> Path:
 
 
 def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None,
-                   pdf_cache: Path | None = None, live: bool = False) -> tuple[Path, int]:
+                   pdf_cache: Path | None = None, live: bool = False,
+                   search=None) -> tuple[Path, int]:
     """Write one language's docs folder and mkdocs config; returns (config path, page count)."""
     docs = work / lang / "docs"
     docs.mkdir(parents=True)
@@ -74,8 +75,8 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     shutil.copytree(HERE / "assets", docs / "assets")
-    from ..search.browser import build_index, script
-    (docs / "assets" / "kodeks-index.js").write_text(script(build_index(kb, lang)), encoding="utf-8")
+    from ..search import browser, index
+    browser.write(docs / "assets", search or index.build(kb, lang))
     if pdf_cache is not None:
         from ..cards.publish import publish
         publish(kb, lang, docs, pdf_cache)
@@ -226,11 +227,15 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
     try:
         result = BuildResult(site=out / "site")
         configs = {}
+        from ..search.index import build as build_search
+        searches = {}
         for lang in LANGS:
             if progress:
                 progress(f"pages ({lang.upper()})")
+            searches[lang] = build_search(kb, lang)
             configs[lang], result.pages[lang] = write_language(kb, lang, work, root, template_dir,
-                                                               out / ".cache" / "pdf" if pdf else None)
+                                                               out / ".cache" / "pdf" if pdf else None,
+                                                               search=searches[lang])
         if progress:
             progress("mkdocs (PL + EN)")
         try:
@@ -255,9 +260,9 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
         result.redirects = write_redirects(kb, site)
         if progress:
             progress("search index")
-        from ..search.engine import build as build_index
+        from ..search.engine import build as build_engine
         for lang in LANGS:
-            result.search_docs[lang] = build_index(kb, lang, out / "search" / lang)
+            result.search_docs[lang] = build_engine(kb, lang, out / "search" / lang, searches[lang])
         if progress:
             progress("swap")
         swap_in(site, out / "site")

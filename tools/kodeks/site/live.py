@@ -225,13 +225,9 @@ class LiveSite:
         return warnings, max(len(w) for w in written.values())
 
     def write_search_index(self) -> None:
-        from ..search.browser import build_index, script
+        from ..search import browser, index
         for lang in LANGS:
-            site = self.site if lang == "pl" else self.site / "en"
-            target = site / "assets" / "kodeks-index.js"
-            tmp = target.with_suffix(".js.tmp")
-            tmp.write_text(script(build_index(self.kb, lang)), encoding="utf-8")
-            os.replace(tmp, target)
+            browser.write((self.site if lang == "pl" else self.site / "en") / "assets", index.build(self.kb, lang))
 
 
 def _settle() -> None:

@@ -1,10 +1,10 @@
-/* kodeks site search: the browser half of kodeks' search (see tools/kodeks/search/browser.py).
+/* kodeks site search: the browser half of kodeks' search (see tools/kodeks/search/index.py and engine.py).
    The index (assets/kodeks-index.js) carries the Python analyzer's word -> token table, so a query is folded,
-   looked up and scored here the way `kodeks search` does it. Works offline and from file://. */
+   looked up and scored here the way `kodeks search` does it, step for step. Works offline and from file://. */
 (function () {
   "use strict";
   var WORD = /\d+(?:\.\d+)+|[\p{L}\p{N}]+/gu;
-  var state = { index: null, loading: false, waiting: [] };
+  var state = { index: null, loading: false, waiting: [], summaries: null, shown: null };
 
   function fold(w) {
     return w.replace(/ł/g, "l").replace(/Ł/g, "l").normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
@@ -27,21 +27,43 @@
     s.onload = function () {
       state.index = prepare(window.KODEKS_INDEX);
       state.waiting.splice(0).forEach(function (f) { f(state.index); });
+      loadSummaries();
     };
     s.onerror = function () { state.loading = false; };
     document.head.appendChild(s);
   }
 
-  function undelta(list) {  // [gap, weight, gap, weight...] -> [doc, weight, doc, weight...]
-    var out = new Array(list.length), doc = 0;
-    for (var i = 0; i < list.length; i += 2) { doc += list[i]; out[i] = doc; out[i + 1] = list[i + 1]; }
+  /* The results' summary lines come in a second file, after the index: a search answers without them. */
+  function loadSummaries() {
+    var s = document.createElement("script");
+    s.src = base() + "/assets/kodeks-summaries.js";
+    s.onload = function () {
+      state.summaries = window.KODEKS_SUMMARIES || null;
+      if (state.shown) state.shown();
+    };
+    document.head.appendChild(s);
+  }
+
+  /* Numbers in base 32 (search.index.encode): a digit with more to follow is a letter of MORE, the last
+     digit one of LAST. */
+  var LAST = "0123456789abcdefghijklmnopqrstuv", MORE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ-_.~!*", DIGIT = {};
+  for (var k = 0; k < 32; k++) { DIGIT[LAST.charCodeAt(k)] = k; DIGIT[MORE.charCodeAt(k)] = 32 + k; }
+  function undelta(text) {  // encoded gap, weight, gap, weight... -> [doc, weight, doc, weight...]
+    var out = [], n = 0, doc = 0;
+    for (var i = 0; i < text.length; i++) {
+      var d = DIGIT[text.charCodeAt(i)];
+      if (d >= 32) { n = n * 32 + d - 32; continue; }
+      n = n * 32 + d;
+      if (out.length % 2 === 0) { doc += n; out.push(doc); } else out.push(n);
+      n = 0;
+    }
     return out;
   }
 
   function prepare(ix) {
     if (ix.prepared) return ix;
     ix.stopSet = new Set(ix.stop);
-    ix.stems = {};
+    ix.stems = Object.create(null);
     var vocab = [];
     Object.keys(ix.words).forEach(function (stem) {
       ix.words[stem].forEach(function (end) {
@@ -51,20 +73,47 @@
       });
     });
     ix.vocab = vocab.sort();
+    // Tables without a prototype: a query word such as "constructor" must find nothing, not Object's own.
+    ["postings", "raw", "exact"].forEach(function (k) { ix[k] = Object.assign(Object.create(null), ix[k]); });
     Object.keys(ix.postings).forEach(function (t) { ix.postings[t] = undelta(ix.postings[t]); });
     Object.keys(ix.raw).forEach(function (t) { ix.raw[t] = undelta(ix.raw[t]); });
-    ix.phraseMap = {};
+    derive(ix);
+    ix.phraseMap = Object.create(null);
     ix.phrases.forEach(function (p) {
       (ix.phraseMap[p[0][0]] = ix.phraseMap[p[0][0]] || []).push(p);
     });
     Object.keys(ix.phraseMap).forEach(function (k) { ix.phraseMap[k].sort(function (a, b) { return b[0].length - a[0].length; }); });
     ix.rawWords = Object.keys(ix.raw);
-    ix.docs = ix.docs.map(function (d) {  // [title, url, kind label, game name, kind, game, summary]
+    ix.docs = ix.docs.map(function (d) {  // [title, url, kind label, game name, kind, game]
       var g = ix.groups[d[2]];
-      return [d[0], (ix.lang === "en" ? "en/" : "") + g[3] + "/" + g[2] + "/" + d[1] + ".html", g[0], g[1], g[2], g[3], d[3]];
+      return [d[0], (ix.lang === "en" ? "en/" : "") + g[3] + "/" + g[2] + "/" + d[1] + ".html", g[0], g[1], g[2], g[3]];
     });
     ix.prepared = true;
     return ix;
+  }
+
+  /* What the index does not ship because it follows from what it ships (search.index.derive, in the same
+     order, so both engines add the same numbers): "same beginning" postings from the typo postings of name
+     words, and every title as an exact name of its entry. */
+  function derive(ix) {
+    var size = ix.prefix[0], factor = ix.prefix[1], prefix = Object.create(null), order = [];
+    Object.keys(ix.raw).forEach(function (w) {
+      if (w.length < 3 || /^\d/.test(w)) return;
+      var key = "^" + w.slice(0, size), table = prefix[key], p = ix.raw[w];
+      if (!table) { table = prefix[key] = new Map(); order.push(key); }
+      for (var i = 0; i < p.length; i += 2) table.set(p[i], (table.get(p[i]) || 0) + p[i + 1] * factor);
+    });
+    order.forEach(function (key) {
+      var flat = [];
+      prefix[key].forEach(function (x, d) { flat.push(d, x); });
+      ix.postings[key] = flat;
+    });
+    ix.docs.forEach(function (d, i) {
+      var token = words(d[0]).join("_");
+      if (!token) return;
+      var list = ix.exact[token] || (ix.exact[token] = []);
+      if (list.indexOf(i) < 0) list.push(i);
+    });
   }
 
   function stemOf(ix, w) {
@@ -145,6 +194,7 @@
 
   function search(ix, query, limit, prefer) {
     var q = analyze(ix, String(query).slice(0, 1000));
+    q.groups = q.groups.slice(0, 40);  // as search.engine: MAX_GROUPS, MAX_TYPOS
     var scores = {}, matched = {}, total = q.groups.length;
     q.groups.forEach(function (group, g) {
       group.forEach(function (tok) {
@@ -163,7 +213,7 @@
       matched[d] = matched[d] || {};
       q.groups.forEach(function (_, g) { matched[d][g] = true; });
     });
-    q.raw.forEach(function (w) {  // typos: the closest known name words, one letter off (two in long words)
+    q.raw.slice(0, 12).forEach(function (w) {  // typos: the closest known name words, one letter off (two in long words)
       if (w.length < 4 || ix.raw[w]) return;
       var limit = w.length < 8 ? 1 : 2, best = limit + 1, near = [];
       ix.rawWords.forEach(function (cand) {
@@ -217,7 +267,7 @@
       badge.className = "kodeks-search-meta";
       badge.textContent = d[2] + " · " + d[3];
       var p = document.createElement("p");
-      p.textContent = d[6];
+      p.textContent = state.summaries ? state.summaries[hit[0]] || "" : "";
       art.appendChild(h); art.appendChild(badge); art.appendChild(p);
       a.appendChild(art); li.appendChild(a); list.appendChild(li);
     });
@@ -230,6 +280,7 @@
     var toggle = document.getElementById("__search");
     var timer = null;
     function run() { load(function (ix) { render(ix, box, input.value); }); }
+    state.shown = function () { if (words(input.value).length) run(); };
     input.addEventListener("focus", function () { load(function () {}); });
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 80); });
     input.addEventListener("keydown", function (e) {
