@@ -80,6 +80,11 @@ def generate(out: Path, entries: int) -> int:
                 clone.pop("abbreviations", None)
             by_kind.setdefault(kind, []).append(clone)
     total = 0
+    # The clones are plain data: the C emitter writes them (the round-trip one took minutes at 50k entries).
+    y = YAML(typ="safe", pure=False)
+    y.default_flow_style = False
+    y.allow_unicode = True
+    y.width = 4096
     for kind, items in by_kind.items():
         folder = out / MODEL / kind
         folder.mkdir(parents=True, exist_ok=True)

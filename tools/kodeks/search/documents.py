@@ -9,7 +9,6 @@ from ..model.kb import KnowledgeBase
 from ..model.text import BiText
 from ..site import urls
 from ..site.i18n import t
-from ..textfold import fold
 from .analysis import words
 
 # How much a match in each field counts, relative to the body text.

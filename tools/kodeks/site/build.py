@@ -7,6 +7,7 @@ the previous site as it was.
 from __future__ import annotations
 
 import ctypes
+import gc
 import html
 import logging
 import os
@@ -24,6 +25,7 @@ from pathlib import Path
 import yaml as pyyaml  # mkdocs' own dependency; writes the generated mkdocs config
 
 from ..model.kb import KnowledgeBase
+from ..project import gc_paused
 from . import pages, urls
 
 LANGS = ("pl", "en")
@@ -229,15 +231,20 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
         configs = {}
         from ..search.index import build as build_search
         searches = {}
-        for lang in LANGS:
-            if progress:
-                progress(f"pages ({lang.upper()})")
-            searches[lang] = build_search(kb, lang)
-            configs[lang], result.pages[lang] = write_language(kb, lang, work, root, template_dir,
-                                                               out / ".cache" / "pdf" if pdf else None,
-                                                               search=searches[lang])
+        with gc_paused():
+            for lang in LANGS:
+                if progress:
+                    progress(f"pages ({lang.upper()})")
+                searches[lang] = build_search(kb, lang)
+                configs[lang], result.pages[lang] = write_language(kb, lang, work, root, template_dir,
+                                                                   out / ".cache" / "pdf" if pdf else None,
+                                                                   search=searches[lang])
         if progress:
             progress("mkdocs (PL + EN)")
+        # What exists now lives until the build ends: out of the collector's sight, full collections during
+        # mkdocs walk only mkdocs' own objects (and forked workers do not copy pages the collector touches).
+        gc.collect()
+        gc.freeze()
         try:
             if parallel:
                 with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork"),
@@ -269,4 +276,5 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
         result.seconds = time.perf_counter() - start
         return result
     finally:
+        gc.unfreeze()
         shutil.rmtree(work, ignore_errors=True)

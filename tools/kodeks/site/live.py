@@ -26,6 +26,7 @@ from ..content.loader import FileCache, load
 from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..problems import Problems
+from ..project import gc_paused
 from . import pages, pwa, urls
 from .build import (LANGS, BuildError, die_with_parent, mkdocs_warnings, run_mkdocs, swap_in, write_language,
                     write_redirects)
@@ -160,6 +161,12 @@ class LiveSite:
     def update(self, ready: Callable[[], None] | None = None) -> Update:
         """Bring the site up to date with content/ after files were saved; `ready` is called as soon as the
         pages that show the changed entries are written (before print pages and the search index)."""
+        # No cycle collection while the saved entry's pages are made: at 10,000 entries one full collection
+        # took longer than the pages (1.5 of 1.7 s); _settle collects once the update is done.
+        with gc_paused():
+            return self._update(ready)
+
+    def _update(self, ready: Callable[[], None] | None) -> Update:
         start = time.perf_counter()
         if self.kb is None:
             return self.full()
