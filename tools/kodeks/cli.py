@@ -234,10 +234,11 @@ def serve(content: Optional[Path] = ContentOpt,
 
 
 def _search_index(root: Path, content_dir: Path, out_dir: Path, lang: str):
-    """The whoosh index of `lang`, built from the content first if build/ has none."""
-    from .search.engine import Engine, build as build_index
+    """The search index of `lang` (build/search), built from the content first if build/ has none, or one
+    that an older kodeks wrote."""
+    from .search.engine import Engine, build as build_index, current
     folder = out_dir / "search" / lang
-    if not (folder / "index.json").is_file():
+    if not current(folder):
         checked = load_and_check(content_dir, root)
         if not _report(checked, quiet_ok=True):
             raise typer.Exit(1)

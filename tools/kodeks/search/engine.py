@@ -27,7 +27,7 @@ from ..model.kb import KnowledgeBase
 from ..textfold import fold_in_place
 from .analysis import Analyzer, QueryAnalyzer, words
 from .documents import exact_token
-from .index import LAST, MORE, Built, build as build_shared, derive, idf
+from .index import LAST, MORE, VERSION, Built, build as build_shared, derive, idf
 
 MAX_QUERY = 1000
 MAX_GROUPS = 40  # query words, glossary phrases and word beginnings scored (kodeks-search.js: the same)
@@ -165,6 +165,16 @@ def _decode_all(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     bounds = np.concatenate(([0], np.cumsum([len(t) for t in texts], dtype=np.int64)))
     finished = np.concatenate(([0], np.cumsum(last)))
     return values, finished[bounds[1:]] - finished[bounds[:-1]]
+
+
+def current(folder: Path) -> bool:
+    """Whether `folder` holds a search index this version of kodeks reads."""
+    try:
+        with (folder / "index.json").open(encoding="utf-8") as fh:
+            head = fh.read(64)
+    except OSError:
+        return False
+    return head.startswith(f'{{"v":{VERSION},') and wix.exists_in(str(folder))
 
 
 class _Postings:
