@@ -53,6 +53,41 @@ class Linker:
 
     def matches(self, text: str) -> list[Match]:
         """Longest form at each word, left to right, never overlapping."""
+        low = text.lower()
+        if len(low) != len(text):  # a letter whose lower case is longer: positions would shift
+            return self._matches_slow(text)
+        # Words are looked up in the lower-cased copy by position: most words start no form, and for them
+        # this is one slice and one dict lookup.
+        spans = [m.span() for m in WORD_RE.finditer(low)]
+        first = self.root.children
+        out: list[Match] = []
+        i, n = 0, len(spans)
+        while i < n:
+            s, e = spans[i]
+            node = first.get(low[s:e])
+            if node is None:
+                i += 1
+                continue
+            best, j = None, i + 1
+            while True:
+                if node.target is not None and (node.exact is None or
+                                                node.exact == tuple(text[a:b] for a, b in spans[i:j])):
+                    best = (j, node.target)
+                if j >= n or not node.children:
+                    break
+                s2, e2 = spans[j]
+                nxt = node.children.get(low[s2:e2])
+                if nxt is None or not _joins(text[spans[j - 1][1]:s2]):
+                    break  # a phrase does not run across punctuation, Markdown marks or a paragraph break
+                node, j = nxt, j + 1
+            if best:
+                out.append(Match(s, spans[best[0] - 1][1], best[1]))
+                i = best[0]
+            else:
+                i += 1
+        return out
+
+    def _matches_slow(self, text: str) -> list[Match]:
         words = [(m.start(), m.end(), m.group(0).lower(), m.group(0)) for m in WORD_RE.finditer(text)]
         out: list[Match] = []
         i = 0
@@ -60,7 +95,7 @@ class Linker:
             node, best, j = self.root, None, i
             while j < len(words) and words[j][2] in node.children:
                 if j > i and not _joins(text[words[j - 1][1]:words[j][0]]):
-                    break  # a phrase does not run across punctuation, Markdown marks or a paragraph break
+                    break
                 node = node.children[words[j][2]]
                 j += 1
                 if node.target is not None and (node.exact is None or

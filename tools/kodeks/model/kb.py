@@ -48,6 +48,10 @@ class KnowledgeBase:
             self._stamp = stamp
         return self._index
 
+    def memo(self, name: str) -> dict:
+        """A dict for renderers' derived values, emptied whenever the entries change."""
+        return self._cached().setdefault(name, {})
+
     def get(self, key: Key | None) -> Entry | None:
         if key is None:
             return None

@@ -15,9 +15,7 @@ import os
 import shutil
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable
 
@@ -28,8 +26,7 @@ from ..model.kb import KnowledgeBase
 from ..problems import Problems
 from ..project import gc_paused
 from . import pages, pwa, urls
-from .build import (LANGS, BuildError, die_with_parent, mkdocs_warnings, run_mkdocs, swap_in, write_language,
-                    write_redirects)
+from .build import LANGS, Mkdocs, mkdocs_warnings, swap_in, write_language, write_redirects
 
 
 @dataclass
@@ -129,15 +126,11 @@ class LiveSite:
             shutil.rmtree(stale, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=".next-", dir=self.base))
         try:
-            configs = {}
-            for lang in LANGS:
-                configs[lang], _ = write_language(kb, lang, tmp, self.root, self.template_dir, live=True)
-            try:
-                with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork"),
-                                         initializer=die_with_parent) as pool:
-                    warnings = [w for ws in pool.map(run_mkdocs, [str(configs[lg]) for lg in LANGS]) for w in ws]
-            except Exception as exc:  # noqa: BLE001 - mkdocs raises many kinds; the author needs the message
-                raise BuildError(f"mkdocs failed: {type(exc).__name__}: {exc}".strip()) from exc
+            with Mkdocs(parallel=True) as mkdocs:
+                for lang in LANGS:
+                    config, _ = write_language(kb, lang, tmp, self.root, self.template_dir, live=True)
+                    mkdocs.submit(lang, config)
+                warnings = [w for ws in mkdocs.warnings().values() for w in ws]
             pwa.write(tmp / "pl" / "site", kb, "pl")
             pwa.write(tmp / "en" / "site", kb, "en")
             os.rename(tmp / "en" / "site", tmp / "pl" / "site" / "en")

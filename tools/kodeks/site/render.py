@@ -60,14 +60,19 @@ class Page:
 
     # --- text ------------------------------------------------------------------------------------
     def link_md(self, label: str, entry: Entry, level: str | None = None) -> str:
-        summary = entry.summary.plain(self.lang) if entry.summary else entry.title(self.lang)
-        attrs = f'{{: data-kodeks-kind="{self.w("kind_one")[entry.kind]}" data-kodeks-name="{attr(entry.title(self.lang))}"'
-        if level:
-            attrs += f' data-kodeks-level="{attr(level)}"'
-            lv = next((x for x in entry.levels if x.level == level), None)
-            if lv is not None and (lv.text or lv.name):
-                attrs += f' data-kodeks-level-text="{attr((lv.text or lv.name).plain(self.lang))}"'
-        return f'[{label}]({self.href(entry)} "{attr(summary)}"){attrs} }}'
+        # The title and attributes of a link to an entry are the same on every page that links to it.
+        tails = self.kb.memo("link_md")
+        tail = tails.get((entry.key, self.lang, level))
+        if tail is None:
+            summary = entry.summary.plain(self.lang) if entry.summary else entry.title(self.lang)
+            attrs = f'{{: data-kodeks-kind="{self.w("kind_one")[entry.kind]}" data-kodeks-name="{attr(entry.title(self.lang))}"'
+            if level:
+                attrs += f' data-kodeks-level="{attr(level)}"'
+                lv = next((x for x in entry.levels if x.level == level), None)
+                if lv is not None and (lv.text or lv.name):
+                    attrs += f' data-kodeks-level-text="{attr((lv.text or lv.name).plain(self.lang))}"'
+            tail = tails[(entry.key, self.lang, level)] = f' "{attr(summary)}"){attrs} }}'
+        return f'[{label}]({self.href(entry)}{tail}'
 
     def rich(self, rich: RichText, autolink: bool = False) -> str:
         """Markdown for the page. Author text passes through `safe` (raw HTML neutralised), so even content
