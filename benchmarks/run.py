@@ -5,8 +5,8 @@ content of 1k, 10k and 50k entries; prints a table of figures and the goals as r
     .venv/bin/python benchmarks/run.py --sizes 1000,10000   # fewer sizes
     .venv/bin/python benchmarks/run.py --build-sizes 1000,10000,50000   # full builds at 50k too (slow)
 
-Each step runs in its own process (benchmarks/steps.py) so its peak memory (maximum resident set) is its
-own. Synthetic content is generated into a temporary folder (benchmarks/synth.py), never committed. The
+Each step runs in its own process (benchmarks/steps.py) so its peak memory is its own: the largest resident
+set of the step's process or of any process it started (each mkdocs run is one). Synthetic content is generated into a temporary folder (benchmarks/synth.py), never committed. The
 machine this runs on may be shared: ratios of figures taken side by side in one run are what the goals
 compare, not absolute seconds.
 """
@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,6 +44,11 @@ def run_step(*args: str, timeout: int = 7200) -> tuple[dict, float]:
     if proc.returncode != 0 or not text:
         return {"error": f"exit {proc.returncode}"}, usage.ru_maxrss / 1024
     return json.loads(text[-1]), usage.ru_maxrss / 1024
+
+
+def _median_run(runs: list[dict]) -> dict:
+    """The run whose total time is the median (its phases are reported with it)."""
+    return sorted(runs, key=lambda r: r["seconds"])[len(runs) // 2]
 
 
 def run_plain_mkdocs(config: str) -> tuple[float, float]:
@@ -85,12 +91,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,50000", help="synthetic sizes (entries), comma-separated")
     ap.add_argument("--build-sizes", default="1000,10000", help="sizes at which full builds and serve are measured")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="builds at 1k entries or fewer: runs of each, taking turns; the median is reported")
     ap.add_argument("--no-browser", action="store_true", help="skip Chromium (time to first result, Lighthouse)")
     ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
     ap.add_argument("--results", type=Path, default=None, help="also write the report to this Markdown file")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     build_sizes = {int(s) for s in args.build_sizes.split(",") if s}
+    repeat = max(1, args.repeat)
     work = args.work or Path(tempfile.mkdtemp(prefix="kodeks-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     table, goals, columns = Table(), [], []
@@ -176,27 +185,42 @@ def main() -> int:
                       f"{idx[lang] / 1024:.0f} KB (+ {idx[lang + '_summaries'] / 1024:.0f} KB)")
         if n not in build_sizes:
             continue
-        note(f"{col}: kodeks build, one language after the other")
-        s, sm = run_step("build", str(content), str(work / f"synth-{n}" / "seq"), "sequential")
-        note(f"{col}: kodeks build, the two languages in parallel")
-        b, bm = run_step("build", str(content), str(work / f"synth-{n}" / "par"), "parallel")
-        note(f"{col}: plain mkdocs on the same pages")
-        plain_s, plain_m = 0.0, 0.0
-        for lang in ("pl", "en"):
-            prep, _ = run_step("prepare", str(content), str(work / f"synth-{n}" / "plain"), lang)
-            secs, mem = run_plain_mkdocs(prep["config"])
-            plain_s += secs
-            plain_m = max(plain_m, mem)
-        if "error" in s or "error" in b:
+        # The three builds take turns, `repeat` times, and each figure is the median of its runs: on a shared
+        # machine a slow minute then hits all three alike instead of one.
+        reps = repeat if n <= 1000 else 1
+        preps = {lang: run_step("prepare", str(content), str(work / f"synth-{n}" / "plain"), lang)[0]
+                 for lang in ("pl", "en")}
+        seqs, pars, plains = [], [], []
+        sm = bm = plain_m = 0.0
+        for r in range(reps):
+            note(f"{col}: kodeks build, one language after the other ({r + 1}/{reps})")
+            s, m = run_step("build", str(content), str(work / f"synth-{n}" / "seq"), "sequential")
+            seqs.append(s)
+            sm = max(sm, m)
+            note(f"{col}: kodeks build, the two languages in parallel ({r + 1}/{reps})")
+            b, m = run_step("build", str(content), str(work / f"synth-{n}" / "par"), "parallel")
+            pars.append(b)
+            bm = max(bm, m)
+            note(f"{col}: plain mkdocs on the same pages ({r + 1}/{reps})")
+            total = 0.0
+            for lang in ("pl", "en"):
+                secs, mem = run_plain_mkdocs(preps[lang]["config"])
+                total += secs
+                plain_m = max(plain_m, mem)
+            plains.append(total)
+        if any("error" in x for x in seqs + pars):
             table.add("build", "time", col, "failed")
             continue
-        table.add("build (sequential)", "time", col, fmt_s(s["seconds"]))
+        s, b = _median_run(seqs), _median_run(pars)
+        plain_s = statistics.median(plains)
+        runs = f" (median of {reps})" if reps > 1 else ""
+        table.add("build (sequential)", "time", col, fmt_s(s["seconds"]) + runs)
         table.add("build (sequential)", "phases", col, ", ".join(f"{k} {v:.0f}" for k, v in s["phases"].items()
                                                                  if k not in ("setup", "swap")))
         table.add("build (sequential)", "peak memory", col, f"{sm:.0f} MB")
-        table.add("build (parallel)", "time", col, fmt_s(b["seconds"]))
+        table.add("build (parallel)", "time", col, fmt_s(b["seconds"]) + runs)
         table.add("build (parallel)", "peak memory", col, f"{bm:.0f} MB")
-        table.add("plain mkdocs, PL + EN", "time", col, fmt_s(plain_s))
+        table.add("plain mkdocs, PL + EN", "time", col, fmt_s(plain_s) + runs)
         table.add("plain mkdocs, PL + EN", "peak memory", col, f"{plain_m:.0f} MB")
         over = s["seconds"] / plain_s
         mk_over = s["phases"].get("mkdocs", 0) / plain_s
