@@ -1,5 +1,4 @@
 """kodeks fmt keeps every value and comment, and formatting twice changes nothing (property-tested)."""
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

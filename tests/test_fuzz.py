@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CONTENT, MINI, run_kodeks
+from conftest import CONTENT, run_kodeks
 from kodeks.project import load_and_check
 
 sys.path.insert(0, str(Path(__file__).parent / "fuzz"))

@@ -2,7 +2,6 @@
 import os
 import pathlib
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -10,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import MINI, ROOT, run_kodeks
+from conftest import ROOT, run_kodeks
 from kodeks.site.render import safe
 
 THEME_INLINE = ("var palette=__md_get(", "var target=document.getElementById(location.hash", "__md_scope=new URL(")

@@ -1,5 +1,4 @@
 """The validator on fixtures: a clean fixture passes; every malformed case gives its located error."""
-import ast
 from pathlib import Path
 
 import pytest

@@ -270,7 +270,7 @@ def _resolve_use(loaded: Loaded, entry: Entry, group: str, use: Use, problems: P
     allowed = ALLOWED_KINDS.get(group)
     if allowed and key.kind not in allowed:
         problems.error(entry.file, pos, f"'{group}' must refer to {' or '.join(sorted(allowed))}, not to a {key.kind} "
-                       f"({key.kind}/{key.id})", f"move it to the right list or fix the kind")
+                       f"({key.kind}/{key.id})", "move it to the right list or fix the kind")
         return
     if not _known(loaded, key):
         problems.error(entry.file, pos, f"unknown {key.kind} '{key.id}' in {key.game}{_suggest(loaded, key)}",

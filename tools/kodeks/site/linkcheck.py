@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import html.parser
-import os
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -5,7 +5,6 @@ number (players cite '5.7.2'), and former ids get redirect pages.
 """
 from __future__ import annotations
 
-import posixpath
 from functools import lru_cache
 
 from ..model.entry import Entry
