@@ -153,8 +153,9 @@ class Mkdocs:
 
     def __init__(self, parallel: bool = True):
         self.parallel = parallel
+        # One process per language, never reused: a second site rendered in the same interpreter was slower.
         self.pool = ProcessPoolExecutor(max_workers=2 if parallel else 1, mp_context=get_context("spawn"),
-                                        initializer=die_with_parent)
+                                        initializer=die_with_parent, max_tasks_per_child=1)
         self.futures: dict = {}
 
     def submit(self, lang: str, config: Path) -> None:
