@@ -51,6 +51,16 @@ def _median_run(runs: list[dict]) -> dict:
     return sorted(runs, key=lambda r: r["seconds"])[len(runs) // 2]
 
 
+def run_plain_mkdocs_together(configs: list[str]) -> float:
+    """Plain `mkdocs build` of several sites at once, one process each: wall seconds until all are done."""
+    t = time.perf_counter()
+    procs = [subprocess.Popen([PY, "-m", "mkdocs", "build", "-q", "-f", c], cwd=ROOT, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL) for c in configs]
+    for p in procs:
+        p.wait()
+    return time.perf_counter() - t
+
+
 def run_plain_mkdocs(config: str) -> tuple[float, float]:
     """A plain `mkdocs build` of pages kodeks wrote: (seconds, peak MB)."""
     t = time.perf_counter()
@@ -190,7 +200,7 @@ def main() -> int:
         reps = repeat if n <= 1000 else 1
         preps = {lang: run_step("prepare", str(content), str(work / f"synth-{n}" / "plain"), lang)[0]
                  for lang in ("pl", "en")}
-        seqs, pars, plains = [], [], []
+        seqs, pars, plains, plains_par = [], [], [], []
         sm = bm = plain_m = 0.0
         for r in range(reps):
             note(f"{col}: kodeks build, one language after the other ({r + 1}/{reps})")
@@ -208,11 +218,14 @@ def main() -> int:
                 total += secs
                 plain_m = max(plain_m, mem)
             plains.append(total)
+            note(f"{col}: plain mkdocs, the two languages at once ({r + 1}/{reps})")
+            plains_par.append(run_plain_mkdocs_together([preps[lang]["config"] for lang in ("pl", "en")]))
         if any("error" in x for x in seqs + pars):
             table.add("build", "time", col, "failed")
             continue
         s, b = _median_run(seqs), _median_run(pars)
         plain_s = statistics.median(plains)
+        plain_par = statistics.median(plains_par)
         runs = f" (median of {reps})" if reps > 1 else ""
         table.add("build (sequential)", "time", col, fmt_s(s["seconds"]) + runs)
         table.add("build (sequential)", "phases", col, ", ".join(f"{k} {v:.0f}" for k, v in s["phases"].items()
@@ -227,9 +240,15 @@ def main() -> int:
         par = b["seconds"] / s["seconds"]
         table.add("build (sequential)", "ratio to plain mkdocs (mkdocs phase)", col, f"{over:.2f}x ({mk_over:.2f}x)")
         table.add("build (parallel)", "ratio to sequential", col, f"{par:.2f}x")
-        table.add("build (parallel)", "ratio to plain mkdocs PL + EN", col, f"{b['seconds'] / plain_s:.2f}x")
-        goals.append((f"build / plain mkdocs at {col}", f"{over:.2f}x", "<= 1.15x", over <= 1.15))
-        goals.append((f"parallel / sequential build at {col}", f"{par:.2f}x", "<= 0.65x", par <= 0.65))
+        over_par = b["seconds"] / plain_par
+        table.add("plain mkdocs, PL + EN at once", "time", col, fmt_s(plain_par) + runs)
+        table.add("build (parallel)", "ratio to plain mkdocs PL + EN at once", col, f"{over_par:.2f}x")
+        # Three decimals: a ratio printed as 0.65x may be just above the goal.
+        goals.append((f"build / plain mkdocs at {col}, one language after the other", f"{over:.3f}x", "<= 1.15x",
+                      over <= 1.15))
+        goals.append((f"build / plain mkdocs at {col}, both languages at once", f"{over_par:.3f}x", "<= 1.15x",
+                      over_par <= 1.15))
+        goals.append((f"parallel / sequential build at {col}", f"{par:.3f}x", "<= 0.65x", par <= 0.65))
         per_size.setdefault("build (sequential)", {})[entries] = s["seconds"]
         per_size.setdefault("plain mkdocs", {})[entries] = plain_s
         note(f"{col}: kodeks serve, one entry saved")

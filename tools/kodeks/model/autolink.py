@@ -15,6 +15,10 @@ from .ids import Key
 
 WORD_RE = re.compile(r"[^\W_]+(?:[-’'][^\W_]+)*", re.UNICODE)
 CODE_RE = re.compile(r"`[^`\n]*`")
+HEADING_RE = re.compile(r"^#{1,6} .*$", re.M)
+HEADING_START_RE = re.compile(r"^#{1,6} ", re.M)
+TAG_RE = re.compile(r"<[^>\n]+>")
+LINK_SYNTAX_RE = re.compile(r"\]\([^)\n]*\)|\[[^\]\n]*\]\([^)\n]*\)")
 
 
 @dataclass
@@ -117,14 +121,14 @@ def _joins(gap: str) -> bool:
 def protected_spans(text: str) -> list[tuple[int, int]]:
     """Parts of a Markdown text that must not get links: headings, code, HTML tags, link syntax."""
     spans = [(m.start(), m.end()) for m in CODE_RE.finditer(text)]
-    spans += [(m.start(), m.end()) for m in re.finditer(r"^#{1,6} .*$", text, re.M)]
-    spans += [(m.start(), m.end()) for m in re.finditer(r"<[^>\n]+>", text)]
-    spans += [(m.start(), m.end()) for m in re.finditer(r"\]\([^)\n]*\)|\[[^\]\n]*\]\([^)\n]*\)", text)]
+    spans += [m.span() for m in HEADING_RE.finditer(text)]
+    spans += [m.span() for m in TAG_RE.finditer(text)]
+    spans += [m.span() for m in LINK_SYNTAX_RE.finditer(text)]
     return spans
 
 
 def heading_starts(text: str) -> list[int]:
-    return [m.start() for m in re.finditer(r"^#{1,6} ", text, re.M)]
+    return [m.start() for m in HEADING_START_RE.finditer(text)]
 
 
 def build(kb, game: str, lang: str) -> Linker:

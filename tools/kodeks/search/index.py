@@ -132,16 +132,21 @@ LAST = "0123456789abcdefghijklmnopqrstuv"
 MORE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ-_.~!*"
 
 
-def encode(numbers: list[int]) -> str:
-    out = []
-    for n in numbers:
-        digits = [n & 31]
+def _encode_one(n: int) -> str:
+    digits = [n & 31]
+    n >>= 5
+    while n:
+        digits.append(n & 31)
         n >>= 5
-        while n:
-            digits.append(n & 31)
-            n >>= 5
-        out.append("".join(MORE[d] for d in reversed(digits[1:])) + LAST[digits[0]])
-    return "".join(out)
+    return "".join(MORE[d] for d in reversed(digits[1:])) + LAST[digits[0]]
+
+
+_CODES = [_encode_one(n) for n in range(32 ** 2)]  # numbers of one or two digits (most of them), looked up
+
+
+def encode(numbers: list[int]) -> str:
+    codes, top = _CODES, len(_CODES)
+    return "".join(codes[n] if n < top else _encode_one(n) for n in numbers)
 
 
 _DIGIT = {c: (i, False) for i, c in enumerate(LAST)} | {c: (i, True) for i, c in enumerate(MORE)}

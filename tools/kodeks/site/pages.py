@@ -24,7 +24,8 @@ def templates(extra: Path | None = None) -> jinja2.Environment:
         loaders.append(jinja2.FileSystemLoader(str(extra)))
     loaders.append(jinja2.PackageLoader("kodeks", "templates"))
     return jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=False, keep_trailing_newline=True,
-                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
+                              auto_reload=False)  # an environment serves one build; no stat per page
 
 
 def _kind_name(kb: KnowledgeBase, page: Page, game: str, kind: str) -> str:

@@ -96,10 +96,13 @@ class Page:
     def _autolink(self, text: str, game: str, seen: set, auto: set) -> str:
         """First mention of each glossary term in a section becomes a link (see model.autolink)."""
         linker = autolink.build(self.kb, game, self.lang)
+        found = linker.matches(text)
+        if not found:
+            return text
         protected = autolink.protected_spans(text)
         headings = autolink.heading_starts(text)
         out, pos = [], 0
-        for m in linker.matches(text):
+        for m in found:
             if any(a <= m.start < b or a < m.end <= b for a, b in protected):
                 continue
             if any(pos <= h < m.start for h in headings):
@@ -191,7 +194,9 @@ def safe(markdown_text: str) -> str:
 
 
 def esc_md(text: str) -> str:
-    return re.sub(r"([\[\]])", r"\\\1", text)
+    if "[" not in text and "]" not in text:
+        return text
+    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def game_of(kb: KnowledgeBase, entry: Entry) -> Game:
