@@ -246,8 +246,9 @@ def main() -> int:
         # Three decimals: a ratio printed as 0.65x may be just above the goal.
         goals.append((f"build / plain mkdocs at {col}, one language after the other", f"{over:.3f}x", "<= 1.15x",
                       over <= 1.15))
-        goals.append((f"build / plain mkdocs at {col}, both languages at once", f"{over_par:.3f}x", "<= 1.15x",
-                      over_par <= 1.15))
+        # Not a goal of the issue, which compares with a plain `mkdocs build` (one site at a time): what the
+        # parallel build costs over mkdocs run twice at once, bounded by validation and the first pages.
+        goals.append((f"build (parallel) / plain mkdocs at {col}, both at once", f"{over_par:.3f}x", "figure", None))
         goals.append((f"parallel / sequential build at {col}", f"{par:.3f}x", "<= 0.65x", par <= 0.65))
         per_size.setdefault("build (sequential)", {})[entries] = s["seconds"]
         per_size.setdefault("plain mkdocs", {})[entries] = plain_s
@@ -259,8 +260,9 @@ def main() -> int:
             for name, what in (("rule", "a rule's text"), ("skill", "a skill's summary (on cards)")):
                 f = lv[name]
                 table.add("serve: one entry saved", f"{what}: pages rebuilt", col,
-                          f"{fmt_s(f['page'])} ({f['pages']:.0f} pages per language)")
-                table.add("serve: one entry saved", f"{what}: then search index", col, fmt_s(f["index"]))
+                          f"{fmt_s(f['page'])} ({f['pages']:.0f} pages per language; slowest {fmt_s(f['slowest'])})")
+                table.add("serve: one entry saved", f"{what}: then index and print pages, search index", col,
+                          fmt_s(f["index"]))
             table.add("serve: one entry saved", "peak memory", col, f"{lm:.0f} MB")
             per_size.setdefault("serve: rule saved", {})[entries] = lv["rule"]["page"]
             if n == 10000:
@@ -287,7 +289,8 @@ def main() -> int:
                 report.append(f"    {name:28} " + ", ".join(factors))
     report += ["", "goals", ""]
     for name, value, goal, ok in goals:
-        report.append(f"    {'PASS' if ok else 'MISS'}  {name:56} {value:>18}   goal {goal}")
+        state = "    " if ok is None else "PASS" if ok else "MISS"
+        report.append(f"    {state}  {name:56} {value:>18}   {'goal ' if ok is not None else ''}{goal}")
     text = "\n".join(report)
     print("\n" + text)
     if args.results:

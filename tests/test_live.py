@@ -79,7 +79,7 @@ def test_only_affected_pages_differ_from_a_full_render(game_copy, edit):
     new = _load(game_copy, cache, memo)
     changed = [k for k, e in new.entries.items() if old.entries.get(k) is not e]
     assert changed == [entry.key], "only the edited entry is a new object"
-    touched = affected(old, new, changed)
+    touched = affected(old, new, changed, before)
     for lang in ("pl", "en"):
         after = pages.all_pages(new, lang)
         differ = {p for p in after if after[p] != before[lang].get(p)}
@@ -89,6 +89,42 @@ def test_only_affected_pages_differ_from_a_full_render(game_copy, edit):
     fresh = _load(game_copy, None, None)
     assert {k: sorted((r.source.key, r.how) for r in v) for k, v in new.backrefs.items() if v} == \
            {k: sorted((r.source.key, r.how) for r in v) for k, v in fresh.backrefs.items() if v}
+
+
+def _set_summary(item, text):
+    if isinstance(item.get("summary"), str):
+        item["summary"] = text
+    else:
+        item["summary"]["pl"] = text
+
+
+def test_a_summary_edit_of_any_kind_touches_only_the_pages_it_names(game_copy):
+    """For each kind, the entry shown most widely (a glossary term's target, then the most back-references)
+    gets a new summary, the preview of every link to it. A glossary form's link is recorded by no
+    back-reference: only the Markdown as last rendered shows where it landed."""
+    from kodeks.site import urls
+    cache, memo = FileCache(), checks.Memo()
+    old = _load(game_copy, cache, memo)
+    before = {lang: pages.all_pages(old, lang) for lang in ("pl", "en")}
+    targets = {e.target.key for e in old.of(GAME, "term") if e.target is not None}
+    found_by_markdown_only = []
+    for kind in old.kinds_of(GAME):
+        candidates = [e for e in old.of(GAME, kind) if e.summary]
+        if kind == "term" or not candidates:
+            continue  # a term's forms link any page: its edit is a full build
+        entry = max(candidates, key=lambda e: (e.key in targets, len(old.backrefs.get(e.key, ()))))
+        _edit(entry.file, entry.base, lambda item: _set_summary(item, f"Nowe streszczenie: {kind}."))
+        new = _load(game_copy, cache, memo)
+        changed = [k for k, e in new.entries.items() if old.entries.get(k) is not e]
+        assert changed == [entry.key]
+        touched = affected(old, new, changed, before)
+        after = {lang: pages.all_pages(new, lang) for lang in ("pl", "en")}
+        differ = {p for lang in after for p in after[lang] if after[lang][p] != before[lang].get(p)}
+        assert urls.entry_path(entry) in differ and differ <= touched, (kind, sorted(differ - touched))
+        assert urls.game_index(GAME) not in touched and "index.md" not in touched, "counts only change with entries"
+        found_by_markdown_only += sorted(differ - affected(old, new, changed))
+        old, before = new, after
+    assert found_by_markdown_only, "some glossary form links to a term's target outside its back-references"
 
 
 def entry_path_in(paths, entry):

@@ -104,6 +104,20 @@ def _entry_rows(page: Page, entries: list[Entry], kind: str) -> str:
     return "\n".join(lines)
 
 
+def row_refers(entry: Entry) -> set[Key]:
+    """The entries whose links or names an entry's row on its kind's index page shows: links in its summary
+    and text (a row shows the summary or the text's first paragraph), its type and profile names, and a
+    weapon's traits."""
+    keys = {use.key for use in entry.traits}
+    keys |= {use.key for prof in entry.profiles for use in prof.traits}
+    texts = [entry.summary, entry.text, entry.unit_type] + [prof.name for prof in entry.profiles]
+    for bi in texts:
+        if bi is not None:
+            for _, rich in bi.items():
+                keys.update(link.key for link in rich.links if link.key is not None)
+    return keys
+
+
 def _sortable(md_table: str) -> str:
     return f'<div class="kodeks-sortable" markdown>\n\n{md_table}\n\n</div>' if md_table else ""
 
