@@ -103,13 +103,15 @@ def main() -> int:
     ap.add_argument("--build-sizes", default="1000,10000", help="sizes at which full builds and serve are measured")
     ap.add_argument("--repeat", type=int, default=3,
                     help="builds at 1k entries or fewer: runs of each, taking turns; the median is reported")
+    ap.add_argument("--repeat-large", type=int, default=1,
+                    help="the same above 1k entries (a round of the four builds at 10k takes about 28 minutes)")
     ap.add_argument("--no-browser", action="store_true", help="skip Chromium (time to first result, Lighthouse)")
     ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
     ap.add_argument("--results", type=Path, default=None, help="also write the report to this Markdown file")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     build_sizes = {int(s) for s in args.build_sizes.split(",") if s}
-    repeat = max(1, args.repeat)
+    repeat, repeat_large = max(1, args.repeat), max(1, args.repeat_large)
     work = args.work or Path(tempfile.mkdtemp(prefix="kodeks-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     table, goals, columns = Table(), [], []
@@ -197,7 +199,7 @@ def main() -> int:
             continue
         # The three builds take turns, `repeat` times, and each figure is the median of its runs: on a shared
         # machine a slow minute then hits all three alike instead of one.
-        reps = repeat if n <= 1000 else 1
+        reps = repeat if n <= 1000 else repeat_large
         preps = {lang: run_step("prepare", str(content), str(work / f"synth-{n}" / "plain"), lang)[0]
                  for lang in ("pl", "en")}
         seqs, pars, plains, plains_par = [], [], [], []
