@@ -54,3 +54,32 @@ def test_cli_exit_status_and_format(mini):
     assert "Traceback" not in proc.stderr + proc.stdout
     ok = run_kodeks("validate", "--content", MINI, cwd=MINI.parent)
     assert ok.returncode == 0 and "14 entries" in ok.stdout
+
+
+def test_compiled_schema_checks_are_cached_and_judge_alike(tmp_path, monkeypatch):
+    """The generated validators are kept in kodeks' cache; one loaded from there accepts and rejects what a
+    freshly generated one does, and an unreadable cache file is generated again."""
+    from kodeks.content import schemas
+    monkeypatch.setenv("KODEKS_CACHE", str(tmp_path))
+    good = YAML(typ="safe").load((MINI / "ciernie-i-gwiazdy/skill/dodge.yaml").read_text(encoding="utf-8"))
+    bad = dict(good, name=5)
+
+    def verdicts():
+        schemas.fast_validator.cache_clear()
+        check = schemas.fast_validator("skill")
+        out = []
+        for instance in (good, bad):
+            try:
+                check(instance)
+                out.append(True)
+            except Exception:  # noqa: BLE001 - fastjsonschema's exception: invalid
+                out.append(False)
+        return out
+
+    fresh = verdicts()
+    files = list((tmp_path / "validators").glob("skill-*.marshal"))
+    assert fresh == [True, False] and len(files) == 1
+    assert verdicts() == fresh, "loaded from the cache"
+    files[0].write_bytes(b"not marshal data")
+    assert verdicts() == fresh, "a broken cache file is generated again"
+    schemas.fast_validator.cache_clear()
