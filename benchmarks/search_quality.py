@@ -88,7 +88,8 @@ def site_ranks(kb, queries, site: Path, browser) -> list:
 def baseline_site(kb, work: Path) -> Path:
     """The same pages built with mkdocs-material's own search plugin and theme (no kodeks overrides)."""
     import yaml as pyyaml
-    from kodeks.site.build import run_mkdocs, write_language
+    from kodeks.site.build import write_language
+    from kodeks.site.mkdocs_worker import run_mkdocs
     sites = {}
     for lang in ("pl", "en"):
         cfg_path, _ = write_language(kb, lang, work, ROOT, None)

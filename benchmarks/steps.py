@@ -30,7 +30,7 @@ def parse(content: str) -> dict:
 def validate(content: str) -> dict:
     from kodeks.project import load_and_check
     t = time.perf_counter()
-    checked = load_and_check(Path(content), Path(content).parent)
+    checked = load_and_check(Path(content), Path(content).parent, keep=True)
     return {"seconds": time.perf_counter() - t, "entries": len(checked.kb.entries), "ok": checked.ok}
 
 
@@ -40,7 +40,7 @@ def build(content: str, out: str, mode: str) -> dict:
     from kodeks.site.build import build_site
     # Each mark starts a phase: the interval after it carries its name.
     marks = [("validate", time.perf_counter())]
-    checked = load_and_check(Path(content), Path(content).parent)
+    checked = load_and_check(Path(content), Path(content).parent, keep=True)
     marks.append(("setup", time.perf_counter()))
     if not checked.ok:
         return {"error": "content has errors"}
@@ -58,7 +58,7 @@ def prepare(content: str, work: str, lang: str) -> dict:
     """Write the pages kodeks generates for one language, for a plain mkdocs build of the same pages."""
     from kodeks.project import load_and_check
     from kodeks.site.build import write_language
-    checked = load_and_check(Path(content), Path(content).parent)
+    checked = load_and_check(Path(content), Path(content).parent, keep=True)
     shutil.rmtree(Path(work) / lang, ignore_errors=True)
     cfg, n = write_language(checked.kb, lang, Path(work), Path(content).parent, None)
     return {"config": str(cfg), "pages": n}
@@ -130,7 +130,7 @@ def _queries(kb, n: int) -> list[str]:
 def whoosh(content: str, out: str) -> dict:
     from kodeks.project import load_and_check
     from kodeks.search.engine import Engine, build as build_index
-    checked = load_and_check(Path(content), Path(content).parent)
+    checked = load_and_check(Path(content), Path(content).parent, keep=True)
     folder = Path(out) / "search-pl"
     t = time.perf_counter()
     build_index(checked.kb, "pl", folder)
@@ -152,7 +152,7 @@ def siteindex(content: str) -> dict:
     from kodeks.project import load_and_check
     from kodeks.search.browser import script, summaries_script
     from kodeks.search.index import build
-    checked = load_and_check(Path(content), Path(content).parent)
+    checked = load_and_check(Path(content), Path(content).parent, keep=True)
     out = {}
     for lang in ("pl", "en"):
         built = build(checked.kb, lang)
@@ -196,7 +196,7 @@ def cards(content: str, out: str, n: str) -> dict:
     from kodeks.cards.content import cards_for
     from kodeks.cards.pdf import write_pdf
     from kodeks.project import load_and_check
-    checked = load_and_check(Path(content), Path(content).parent)
+    checked = load_and_check(Path(content), Path(content).parent, keep=True)
     kb = checked.kb
     game = max(kb.games, key=lambda g: len(kb.of(g, "unit")))
     chosen = cards_for(kb, game, "pl")[: int(n)]

@@ -86,3 +86,29 @@ def test_a_build_killed_half_way_leaves_the_previous_site(tmp_path, mini):
     run_kodeks("build", "--no-pdf", "--content", mini, "--out", out, cwd=mini.parent, check=True)
     assert "Unik zmieniony" in (out / "site/ciernie-i-gwiazdy/skill/dodge.html").read_text(encoding="utf-8")
     assert not list(out.glob(".work-*")) and not list(out.glob(".site-old-*"))
+
+
+def test_a_broken_link_in_an_overriding_template_fails_the_build_and_keeps_the_site(tmp_path, mini):
+    # --out is relative: mkdocs must still find the pages (it reads config paths relative to the config).
+    run_kodeks("build", "--no-pdf", "--content", mini, "--out", "out", cwd=mini.parent, check=True)
+    before = (mini.parent / "out/site/index.html").read_bytes()
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    home = (ROOT / "tools/kodeks/templates/home.md.j2").read_text(encoding="utf-8")
+    (templates / "home.md.j2").write_text(home + "\n[gone](missing-page.md)\n", encoding="utf-8")
+    proc = run_kodeks("build", "--no-pdf", "--content", mini, "--out", "out", "--templates", templates,
+                      cwd=mini.parent)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "mkdocs reported problems" in proc.stderr and "missing-page.md" in proc.stderr
+    assert "[pl]" in proc.stderr and "[en]" in proc.stderr
+    assert (mini.parent / "out/site/index.html").read_bytes() == before
+    assert not list((mini.parent / "out").glob(".work-*"))
+
+
+def test_a_bad_mkdocs_config_is_reported_with_mkdocs_reason(tmp_path, mini):
+    (mini.parent / "mkdocs.yml").write_text("theme:\n  name: no-such-theme\n", encoding="utf-8")
+    proc = run_kodeks("build", "--no-pdf", "--content", mini, cwd=mini.parent)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    # mkdocs' own words for what is wrong, not only that it gave up.
+    assert "mkdocs failed" in proc.stderr and "site_name" in proc.stderr
+    assert not (mini.parent / "build/site").exists()

@@ -52,7 +52,7 @@ def _report(checked: Checked, quiet_ok: bool = False) -> bool:
 def validate(content: Optional[Path] = ContentOpt) -> None:
     """Check every content file; report every problem as path:line:col."""
     root, content_dir = _paths(content)
-    checked = load_and_check(content_dir, root)
+    checked = load_and_check(content_dir, root, keep=True)
     if not _report(checked):
         raise typer.Exit(1)
 
@@ -64,7 +64,7 @@ def stats(content: Optional[Path] = ContentOpt,
     """Entries per game and kind, English coverage and gaps, as a table."""
     from .stats import compute, render_table
     root, content_dir = _paths(content)
-    checked = load_and_check(content_dir, root)
+    checked = load_and_check(content_dir, root, keep=True)
     if not _report(checked, quiet_ok=True):
         raise typer.Exit(1)
     if game and game not in checked.kb.games:
@@ -93,7 +93,7 @@ def build(content: Optional[Path] = ContentOpt,
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
                   transient=True) as progress:
         task = progress.add_task("validating content", total=None)
-        checked = load_and_check(content_dir, root)
+        checked = load_and_check(content_dir, root, keep=True)
         progress.stop_task(task)
     if not _report(checked, quiet_ok=True):
         raise typer.Exit(1)
@@ -160,7 +160,7 @@ def export(content: Optional[Path] = ContentOpt,
     """Write the whole knowledge base as one JSON file (build/kb.json; shape in README.md)."""
     from .export import write
     root, content_dir = _paths(content)
-    checked = load_and_check(content_dir, root)
+    checked = load_and_check(content_dir, root, keep=True)
     if not _report(checked, quiet_ok=True):
         raise typer.Exit(1)
     output = output or root / "build" / "kb.json"
@@ -238,12 +238,16 @@ def _search_index(root: Path, content_dir: Path, out_dir: Path, lang: str):
     that an older kodeks wrote."""
     from .search.engine import Engine, build as build_index, current
     folder = out_dir / "search" / lang
-    if not current(folder):
-        checked = load_and_check(content_dir, root)
-        if not _report(checked, quiet_ok=True):
-            raise typer.Exit(1)
-        for lg in ("pl", "en"):
-            build_index(checked.kb, lg, out_dir / "search" / lg)
+    if current(folder):
+        try:
+            return Engine(folder, lang)
+        except Exception:  # noqa: BLE001 - an index this kodeks cannot read is rebuilt, as an older one is
+            pass
+    checked = load_and_check(content_dir, root, keep=True)
+    if not _report(checked, quiet_ok=True):
+        raise typer.Exit(1)
+    for lg in ("pl", "en"):
+        build_index(checked.kb, lg, out_dir / "search" / lg)
     return Engine(folder, lang)
 
 
@@ -327,7 +331,7 @@ def cards(game: str = typer.Argument(..., help="The game id."),
             err.print(f"{name} must be one of: {', '.join(allowed)}", style="red")
             raise typer.Exit(2)
     root, content_dir = _paths(content)
-    checked = load_and_check(content_dir, root, extra=extra, extra_game=game if extra else None)
+    checked = load_and_check(content_dir, root, extra=extra, extra_game=game if extra else None, keep=True)
     if not _report(checked, quiet_ok=True):
         raise typer.Exit(1)
     kb = checked.kb

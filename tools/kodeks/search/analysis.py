@@ -50,7 +50,8 @@ class Analyzer:
         for first in self.phrases:
             self.phrases[first].sort(key=lambda p: -len(p[0]))  # longest form wins
         self.stem = lru_cache(maxsize=200_000)(self._stem)
-        self._analyzed: dict[str, list[str]] = {}  # an index analyses each body twice (frequencies, then fields)
+        # An index analyses each body twice (frequencies, then fields) and reads its vocabulary.
+        self._analyzed: dict[str, tuple[list[str], tuple[str, ...]]] = {}
 
     def _stem(self, word: str) -> str:
         if word[:1].isdigit():
@@ -81,11 +82,19 @@ class Analyzer:
 
     def analyze(self, text: str) -> list[str]:
         """Index/query tokens of a text: stems of the non-stop words, then glossary tags."""
+        return list(self._analysis(text)[0])
+
+    def vocabulary(self, text: str) -> tuple[str, ...]:
+        """The distinct folded words of a text, stop words left out: the words an index gives a token for."""
+        return self._analysis(text)[1]
+
+    def _analysis(self, text: str) -> tuple[list[str], tuple[str, ...]]:
         done = self._analyzed.get(text)
         if done is None:
             ws = words(text)
-            done = self._analyzed[text] = [self.stem(w) for w in ws if w not in self.stop] + self.tags(ws)
-        return list(done)
+            kept = [w for w in ws if w not in self.stop]
+            done = self._analyzed[text] = ([self.stem(w) for w in kept] + self.tags(ws), tuple(dict.fromkeys(kept)))
+        return done
 
     def raw(self, text: str) -> list[str]:
         """Folded, unstemmed words (for typo matching)."""

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from ..model.kb import KnowledgeBase
-from .analysis import Analyzer, STOP, words
+from .analysis import Analyzer, STOP
 from .documents import (BOOSTS, FIELDS, PREFIX, Doc, common_body_tokens, concept_tags, documents, exact_token,
                         fields, phrases)
 
@@ -56,8 +56,8 @@ def build(kb: KnowledgeBase, lang: str) -> Built:
             if token and token != title:  # the title's own exact name is derived, not shipped
                 exact[token].append(i)
         for text in (d.name, d.alias, d.summary, d.body):
-            for w in words(text):
-                if w not in stop and w not in stems:
+            for w in analyzer.vocabulary(text):
+                if w not in stems:
                     stems[w] = analyzer.stem(w)
         raw_fields.append(analyzer.raw(d.name + " " + d.alias))
     for toks, _ in table:

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import ctypes
 import html
-import logging
+import json
 import os
+import pickle
 import posixpath
 import shutil
-import signal
+import subprocess
+import sys
 import tempfile
 import time
-from contextlib import contextmanager
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 
 import yaml as pyyaml  # mkdocs' own dependency; writes the generated mkdocs config
@@ -26,6 +25,7 @@ import yaml as pyyaml  # mkdocs' own dependency; writes the generated mkdocs con
 from ..model.kb import KnowledgeBase
 from ..project import gc_paused
 from . import pages, urls
+from .mkdocs_worker import PAGES
 
 LANGS = ("pl", "en")
 HERE = Path(__file__).resolve().parent
@@ -66,15 +66,20 @@ def base_config(root: Path) -> Path:
 
 def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None,
                    pdf_cache: Path | None = None, live: bool = False,
-                   search=None) -> tuple[Path, int]:
-    """Write one language's docs folder and mkdocs config; returns (config path, page count)."""
+                   search=None, pages_file: bool = False) -> tuple[Path, int]:
+    """Write one language's docs folder and mkdocs config; returns (config path, page count). With
+    `pages_file`, the pages go into one file beside the config, for `Mkdocs.submit`, instead of the folder."""
     docs = work / lang / "docs"
     docs.mkdir(parents=True)
     md = pages.all_pages(kb, lang, template_dir)
-    for rel, text in md.items():
-        target = docs / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+    if pages_file:
+        with open(work / lang / PAGES, "wb") as fh:
+            pickle.dump(md, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    else:
+        for rel, text in md.items():
+            target = docs / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
     shutil.copytree(HERE / "assets", docs / "assets")
     from ..search import browser, index
     browser.write(docs / "assets", search or index.build(kb, lang))
@@ -99,51 +104,8 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
     return path, len(md)
 
 
-@contextmanager
-def mkdocs_warnings():
-    """The warnings mkdocs logs inside the block (a broken link is one), as a list filled as they come."""
-    warnings: list[str] = []
-
-    class Collect(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            if record.levelno >= logging.WARNING:
-                warnings.append(record.getMessage())
-
-    logger = logging.getLogger("mkdocs")
-    handler = Collect()
-    logger.addHandler(handler)
-    try:
-        yield warnings
-    finally:
-        logger.removeHandler(handler)
-
-
-def run_mkdocs(config_file: str) -> list[str]:
-    """Build one mkdocs site; returns the warnings mkdocs logged (a broken link is one)."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    logger = logging.getLogger("mkdocs")
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
-    with mkdocs_warnings() as warnings:
-        build(load_config(config_file))
-    return warnings
-
-
-def die_with_parent() -> None:
-    """Worker initializer: a build killed outright (SIGKILL) must not leave its mkdocs workers behind."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() == 1:  # the parent died before the call above
-        os._exit(1)
-
-
 class Mkdocs:
-    """mkdocs for each language, each run in a fresh process started for it.
+    """mkdocs for each language, each run in a fresh process started for it (kodeks.site.mkdocs_worker).
 
     A fresh interpreter renders as fast as `mkdocs build` run on its own: it does not carry the model's
     million objects, and nothing of the parent is copied page by page as it would be after a fork. With
@@ -153,31 +115,60 @@ class Mkdocs:
 
     def __init__(self, parallel: bool = True):
         self.parallel = parallel
-        # One process per language, never reused: a second site rendered in the same interpreter was slower.
-        self.pool = ProcessPoolExecutor(max_workers=2 if parallel else 1, mp_context=get_context("spawn"),
-                                        initializer=die_with_parent, max_tasks_per_child=1)
-        self.futures: dict = {}
+        self.procs: dict[str, tuple[subprocess.Popen, Path, Path]] = {}
+        self.outcomes: dict[str, dict] = {}
+        # The worker is found where this kodeks is, installed or not.
+        path = os.environ.get("PYTHONPATH")
+        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parents[1])] + ([path] if path else []))}
 
     def submit(self, lang: str, config: Path) -> None:
-        self.futures[lang] = self.pool.submit(run_mkdocs, str(config))
+        """Build the site of `config`, with the pages write_language put beside it if it did so."""
+        result, errors = config.with_name("mkdocs-result.json"), config.with_name("mkdocs-stderr.txt")
+        for stale in (result, errors):
+            stale.unlink(missing_ok=True)
+        pages_file = config.with_name(PAGES)
+        with errors.open("wb") as err:
+            proc = subprocess.Popen([sys.executable, "-m", "kodeks.site.mkdocs_worker", str(config), str(result),
+                                     str(os.getpid())] + ([str(pages_file)] if pages_file.exists() else []),
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=self.env)
+        self.procs[lang] = (proc, result, errors)
+        self.outcomes.pop(lang, None)
         if not self.parallel:
             self._result(lang)
 
     def _result(self, lang: str) -> list[str]:
-        try:
-            return self.futures[lang].result()
-        except Exception as exc:  # noqa: BLE001 - mkdocs raises many kinds; the author needs the message
-            raise BuildError(f"mkdocs failed: {type(exc).__name__}: {exc}".strip()) from exc
+        if lang not in self.outcomes:
+            proc, result, errors = self.procs[lang]
+            proc.wait()
+            try:
+                self.outcomes[lang] = json.loads(result.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                try:
+                    tail = errors.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-5:]
+                except OSError:
+                    tail = []
+                self.outcomes[lang] = {"error": f"the process stopped (exit status {proc.returncode})",
+                                       "details": tail}
+            result.unlink(missing_ok=True)
+            errors.unlink(missing_ok=True)
+        outcome = self.outcomes[lang]
+        if "error" in outcome:
+            raise BuildError(f"mkdocs failed: {outcome['error']}", outcome.get("details"))
+        return outcome["warnings"]
 
     def warnings(self) -> dict[str, list[str]]:
         """Wait for every language; its warnings (a broken link is one), or BuildError if mkdocs failed."""
-        return {lang: self._result(lang) for lang in self.futures}
+        return {lang: self._result(lang) for lang in self.procs}
 
     def __enter__(self) -> "Mkdocs":
         return self
 
     def __exit__(self, *exc) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        # On the way out with an error, a language still rendering is of no use.
+        for proc, _, _ in self.procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 def _redirect_html(target: str) -> str:
@@ -259,6 +250,7 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
                progress=None, parallel: bool = True, pdf: bool = True) -> BuildResult:
     """Build both languages into out/site. Raises BuildError (old site untouched) on failure."""
     start = time.perf_counter()
+    out = out.absolute()  # mkdocs reads the paths in the generated config relative to the config's folder
     out.mkdir(parents=True, exist_ok=True)
     recover(out)
     for stale in out.glob(".work-*"):
@@ -278,7 +270,7 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
                     searches[lang] = build_search(kb, lang)
                     config, result.pages[lang] = write_language(kb, lang, work, root, template_dir,
                                                                 out / ".cache" / "pdf" if pdf else None,
-                                                                search=searches[lang])
+                                                                search=searches[lang], pages_file=True)
                 if progress:
                     progress(f"mkdocs ({lang.upper()})")
                 mkdocs.submit(lang, config)  # in parallel, the next language's pages are written meanwhile
@@ -296,6 +288,8 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
             result.warnings += [f"[{lang}] {w}" for w in ws]
         if result.warnings:
             raise BuildError("mkdocs reported problems; the previous site was kept", result.warnings)
+        if progress:
+            progress("offline app")
         site = work / "pl" / "site"
         from . import pwa
         pwa.write(site, kb, "pl")

@@ -32,8 +32,8 @@ from ..problems import Problems
 from ..project import gc_paused
 from . import pages, pwa, urls
 from .render import Page
-from .build import (LANGS, BuildError, Mkdocs, die_with_parent, mkdocs_warnings, swap_in, write_language,
-                    write_redirects)
+from .build import LANGS, BuildError, Mkdocs, swap_in, write_language, write_redirects
+from .mkdocs_worker import die_with_parent, mkdocs_warnings
 
 
 @dataclass
@@ -139,7 +139,7 @@ class LiveSite:
 
     def __init__(self, content: Path, root: Path, out: Path, template_dir: Path | None = None):
         self.content, self.root, self.template_dir = content, root, template_dir
-        self.base = out / "live"
+        self.base = out.absolute() / "live"  # mkdocs reads the paths in a config relative to its folder
         self.work = self.base / "current"
         self.site = self.work / "pl" / "site"
         self.cache = FileCache()
