@@ -111,7 +111,7 @@ def entry_json(kb: KnowledgeBase, e: Entry) -> dict:
                     "rows": [[_value(c) for c in row] for row in t.rows], "notes": _text(t.notes)} for t in e.tables],
         "term": {"forms": e.forms, "synonyms": e.synonyms, "abbreviations": e.abbreviations,
                  "target": _use(e.target)["ref"] if e.target else None} if e.kind == "term" else None,
-        "aliases": e.aliases, "notes": [{"type": n.type, "text": _text(n.text)} for n in e.notes],
+        "aliases": e.aliases, "notes": [{"type": n.type, "text": _text(n.text), "lines": n.lines} for n in e.notes],
         "gaps": [_text(g) for g in e.gaps],
         "sources": [{"book": c.book, "section": c.section, "page": c.page, "lines": c.lines} for c in e.sources],
         "see_also": [_use(u)["ref"] for u in e.see_also], "redirects": e.redirects,

@@ -19,7 +19,7 @@ ENTRY_ORDER = ["id", "name", "number", "parent", "order", "category", "faction",
                "see_also", "source", "redirects"]
 GAME_ORDER = ["id", "name", "summary", "edition", "publisher", "authors", "trademarks", "books", "dice",
               "stat_line", "part_line", "weapon_profile", "kinds", "notes"]
-NESTED_ORDER = ["pl", "en", "key", "abbr", "ref", "level", "count", "book", "section", "page", "lines", "type", "gap",
+NESTED_ORDER = ["pl", "en", "key", "abbr", "ref", "level", "count", "type", "book", "section", "page", "lines", "gap",
                 "caption", "columns", "rows"]
 WIDTH = 120
 

@@ -120,7 +120,7 @@ def build_game(data: dict, path: Path) -> Game:
         authors=list(data.get("authors", [])), trademarks=bitext(data.get("trademarks"), gid),
         part_line=PartLine(bitext(part["name"], gid), _fields(part["fields"], gid)) if part else None,
         weapon_profile=_fields(data.get("weapon_profile"), gid),
-        notes=[Note(n["type"], bitext(n["text"], gid)) for n in data.get("notes", [])],
+        notes=[Note(n["type"], bitext(n["text"], gid), n.get("lines")) for n in data.get("notes", [])],
         quick_reference=[(parse_ref(q["ref"], gid), q.get("tables")) for q in data.get("quick_reference", [])],
         path=path)
 
@@ -137,7 +137,7 @@ def build_entry(data: dict, game: str, kind: str, path: Path, base: tuple, pos: 
         tables=[Table(bitext(t["caption"], game), [cell(c, game) for c in t["columns"]],
                       [[cell(c, game) for c in row] for row in t["rows"]], t.get("id"), bitext(t.get("notes"), game))
                 for t in data.get("tables", [])],
-        notes=[Note(n["type"], bitext(n["text"], game)) for n in data.get("notes", [])],
+        notes=[Note(n["type"], bitext(n["text"], game), n.get("lines")) for n in data.get("notes", [])],
         gaps=[bitext(g, game) for g in data.get("gaps", [])],
         see_also=_uses(data.get("see_also"), game, base + ("see_also",)),
         redirects=list(data.get("redirects", [])),

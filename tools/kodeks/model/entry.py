@@ -22,6 +22,7 @@ class Citation:
 class Note:
     type: str
     text: BiText
+    lines: str | None = None  # the source lines a ruling rests on
 
 
 @dataclass
