@@ -4,6 +4,8 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# The W3C Nu HTML checker, which the tests run on every built page (it needs java).
+VNU := build/tools/node_modules/vnu-jar/build/dist/vnu.jar
 
 .PHONY: site test serve clean
 
@@ -18,7 +20,10 @@ site: $(VENV)/.installed
 	$(BIN)/kodeks export
 	@echo "Open build/site/index.html in a browser (or run: $(BIN)/kodeks serve, then http://127.0.0.1:8000/)."
 
-test: $(VENV)/.installed
+$(VNU):
+	npm install --no-audit --no-fund --silent --prefix build/tools vnu-jar@26.9.27
+
+test: $(VENV)/.installed $(VNU)
 	$(BIN)/python -m pytest -q
 
 serve: $(VENV)/.installed

@@ -348,6 +348,11 @@ def lighthouse(site: Path, work: Path) -> list[tuple[str, dict | str]]:
               .relative_to(site).as_posix()),
              ("unit page", "ciernie-i-gwiazdy/unit/" + sorted(p.name for p in (site / "ciernie-i-gwiazdy/unit").glob("*.html")
                                                               if p.name != "index.html")[0])]
+    # The longest rule page of the shipped content (Warzone 4.1's chapter on skills), where the theme's work
+    # grows with the page.
+    long_rule = site / "warzone-4-1/rule/15-skills.html"
+    if long_rule.is_file():
+        pages.append(("long rule page", long_rule.relative_to(site).as_posix()))
     out = []
     for name, rel in pages:
         runs, failed = [], None

@@ -41,11 +41,14 @@ def test_letter_paper_tarot_size_and_english(tmp_path):
     assert "Heavy combat drone" in text and "Rules used on these cards" in text
 
 
-def test_roster_folds_duplicates_and_rejects_unknown_units(tmp_path):
+def test_a_roster_count_prints_that_many_cards_and_unknown_units_are_refused(tmp_path):
     out = tmp_path / "r.pdf"
-    run_kodeks("cards", G, "--content", MINI, "--units", "heavy-drone:2,heavy-drone:1", "-o", out, cwd=MINI.parent, check=True)
-    _, text = pdf_text(out)
-    assert text.count("Ciężki dron bojowy") == 1 and "×3" in text
+    proc = run_kodeks("cards", G, "--content", MINI, "--units", "heavy-drone:2,heavy-drone:1", "-o", out,
+                      cwd=MINI.parent, check=True)
+    reader, text = pdf_text(out)
+    assert reader.pages[0].extract_text().count("Ciężki dron bojowy") == 3  # three cards on one sheet
+    assert "×3" not in text  # plain copies, not one card marked ×3
+    assert "3 cards on 2 pages (3 poker)" in proc.stdout
     bad = run_kodeks("cards", G, "--content", MINI, "--units", "nope", "-o", out, cwd=MINI.parent)
     assert bad.returncode == 2 and "unknown unit" in bad.stderr
 
@@ -96,7 +99,7 @@ def _overlap(a, b):
     return min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
 
 
-@pytest.mark.parametrize("paper,size", [("a4", "poker"), ("letter", "tarot")])
+@pytest.mark.parametrize("paper,size", [("a4", "poker"), ("a4", "tarot"), ("a4", "a6"), ("letter", "tarot")])
 def test_print_media_keeps_every_card_whole_inside_its_page(mini_site, browser, paper, size):
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     page.goto((mini_site / f"{G}/cards/index.html").resolve().as_uri() + f"?paper={paper}&size={size}")
@@ -123,13 +126,15 @@ def test_print_media_keeps_every_card_whole_inside_its_page(mini_site, browser, 
     page.close()
 
 
-def test_roster_in_the_address_prints_only_those_cards_folded(mini_site, browser):
+def test_roster_in_the_address_prints_only_those_cards_as_many_as_counted(mini_site, browser):
     page = browser.new_page()
     page.goto((mini_site / f"{G}/cards/index.html").resolve().as_uri() + "?roster=heavy-drone:2,heavy-drone:1,speeder")
     page.wait_for_timeout(300)
     units = page.locator(".kodeks-sheets .kc").evaluate_all("els => els.map(e => e.dataset.unit)")
-    assert units == ["heavy-drone", "speeder"]
-    assert page.locator(".kodeks-sheets .kc[data-unit=heavy-drone] .kc__count").inner_text() == "×3"
+    assert sorted(units) == ["heavy-drone"] * 3 + ["speeder"]
+    assert page.locator(".kodeks-sheets .kc__count").evaluate_all("els => els.filter(e => e.offsetParent).length") == 0
+    said = page.locator(".kodeks-sheets-summary")
+    assert said.is_visible() and "4 karty" in said.inner_text() and "Ciężki dron bojowy ×3" in said.inner_text()
     shown = page.locator(".kodeks-rules-sheet [data-rule]:not([hidden]) h3").all_inner_texts()
     assert "Unik" in shown and "Robot" in shown
     page.locator("details.kodeks-roster summary").click()

@@ -35,24 +35,26 @@ def test_trie_takes_the_longest_form_and_respects_case_of_abbreviations():
 
 def test_inflected_form_links_first_mention_only(kb):
     out = render(kb, "Model z unikiem. Drugi unik nie.")
-    assert out.count("../skill/dodge.md") == 1 and "[unikiem](../skill/dodge.md" in out
+    assert out.count("../skill/dodge.html") == 1 and '<a href="../skill/dodge.html"' in out and ">unikiem</a>" in out
 
 
 def test_never_in_headings_code_existing_links_or_nolink(kb):
     out = render(kb, "# Unik\n\n`unik` [Unik](nolink:) i [inny](id:rule/melee) unik")
-    assert out.startswith("# Unik\n\n`unik` Unik i [inny](melee.md")
-    assert out.count("dodge.md") == 1 and out.endswith('unik](../skill/dodge.md "Każdy poziom utrudnia trafienie modelu o 1."){: data-kodeks-kind="umiejętność" data-kodeks-name="Unik" }')
+    assert out.startswith('# Unik\n\n`unik` Unik i <a href="melee.html"')
+    assert out.count("dodge.html") == 1 and out.endswith('<a href="../skill/dodge.html" title="Każdy poziom utrudnia '
+                                                         'trafienie modelu o 1." data-kodeks-kind="umiejętność" '
+                                                         'data-kodeks-name="Unik">unik</a>')
 
 
 def test_a_new_section_links_again_and_an_entry_never_links_itself(kb):
     out = render(kb, "unik\n\n## Dalej\n\nunik")
-    assert out.count("dodge.md") == 2
-    assert "dodge.md" not in render(kb, "unik", entry_key=Key(G, "skill", "dodge"))
+    assert out.count("dodge.html") == 2
+    assert "dodge.html" not in render(kb, "unik", entry_key=Key(G, "skill", "dodge"))
 
 
 def test_english_forms_link_in_english(kb):
     out = render(kb, "A dodges b.", lang="en")
-    assert "[dodges](../skill/dodge.md" in out
+    assert '<a href="../skill/dodge.html"' in out and ">dodges</a>" in out
 
 
 def test_link_with_a_level_carries_the_level(kb):

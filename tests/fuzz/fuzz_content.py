@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(HERE))
 
 from kodeks.project import load_and_check  # noqa: E402
-from mutate import mutate, random_yaml  # noqa: E402
+from mutate import attack, mutate, random_yaml  # noqa: E402
 
 MINI = ROOT / "tests" / "fixtures" / "mini"
 
@@ -33,18 +33,24 @@ def run(cases: int, seed: int, quiet: bool = False) -> tuple[int, int, list[str]
     with tempfile.TemporaryDirectory() as tmp:
         content = Path(tmp) / "content"
         shutil.copytree(MINI, content)
-        target = content / "ciernie-i-gwiazdy" / "skill" / "fuzz.yaml"
+        game = content / "ciernie-i-gwiazdy"
         for n in range(cases):
-            if rnd.random() < 0.6:
+            kind, pick = "skill", rnd.random()
+            if pick < 0.5:
                 data = mutate(rnd.choice(real).read_bytes(), rnd)
-            else:
+            elif pick < 0.8:
                 data = random_yaml(rnd).encode("utf-8")
-            target.write_bytes(data)
+            else:  # the attack report's structures (issue 23)
+                kind, data = attack(rnd, [rnd.choice(real).read_bytes()])
+            for old in game.glob("*/fuzz.yaml"):
+                old.unlink()
+            (game / kind / "fuzz.yaml").write_bytes(data)
             try:
                 checked = load_and_check(content, Path(tmp))
                 rejected += bool(checked.problems.errors)
                 for p in checked.problems.items:
                     assert p.path and p.pos.line >= 1 and p.pos.col >= 1 and p.message
+                    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in p.format()), "escaped"
             except Exception:  # noqa: BLE001 - every crash is the finding
                 crashes.append(f"case {n}: {traceback.format_exc(limit=3)}\n--- input ---\n{data[:500]!r}")
             if not quiet and (n + 1) % 1000 == 0:

@@ -1,17 +1,36 @@
 """The `kodeks` command: validate, build, serve, new, stats, export."""
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
+from .outdir import OutputError, check_file, check_out, claim, explain
 from .project import Checked, find_root, load_and_check
 
+
+def _flags_take_no_value() -> None:
+    """typer 0.29 labels every option of --help with the type of its value, switches too (`--no-pdf <bool>`),
+    as if a switch took a value: a switch is shown bare."""
+    from typer.core import TyperOption
+    shown = TyperOption.display_type_rich
+    if getattr(shown, "kodeks", False):
+        return
+
+    def display_type_rich(self, ctx):
+        return None if self.is_flag else shown(self, ctx)
+
+    display_type_rich.kodeks = True
+    TyperOption.display_type_rich = display_type_rich
+
+
+_flags_take_no_value()
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="kodeks: YAML rules in, a bilingual cross-linked reference site out.")
 out = Console(highlight=False)
@@ -25,21 +44,53 @@ def _paths(content: Optional[Path]) -> tuple[Path, Path]:
     return root, (content or root / "content")
 
 
-def _report_problems(problems) -> bool:
-    """Print every problem (errors and warnings); True if there are no errors."""
+def _fail(message: str, code: int = 2) -> NoReturn:
+    """One line for a bad argument or a failure of the environment, and the exit code."""
+    err.print(message, style="red", markup=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def _out_folder(out_dir: Path, root: Path, content_dir: Path, made: tuple[str, ...]) -> Path:
+    """The output folder, checked before any work: not the project, its content, home or /, and the
+    folders kodeks will replace in it (`made`) are its own."""
+    try:
+        out_dir = check_out(out_dir, root, content_dir)
+        for name in made:
+            claim(out_dir / name)
+    except OutputError as exc:
+        _fail(str(exc))
+    return out_dir
+
+
+def _out_file(path: Path, content_dir: Path, example: str) -> Path:
+    try:
+        return check_file(path, content_dir, example)
+    except OutputError as exc:
+        _fail(str(exc))
+
+
+def _written(exc: OSError, target: Path) -> str:
+    """explain() naming the file asked for, not the temporary file beside it that the write failed on."""
+    failed = Path(str(exc.filename)) if exc.filename is not None else None
+    return explain(exc, target if failed is None or failed.parent == target.parent else None)
+
+
+def _report_problems(problems, after: str = "") -> bool:
+    """Print every problem (errors and warnings); True if there are no errors. `after` says what the
+    errors stopped ("nothing was built")."""
     for problem in problems.sorted():
         style = "red" if problem.severity == "error" else "yellow"
         err.print(problem.format(), style=style, markup=False, soft_wrap=True)
     n_err, n_warn = len(problems.errors), len(problems.warnings)
     if n_err:
-        err.print(f"{n_err} error(s), {n_warn} warning(s): nothing was built.", style="bold red")
+        err.print(f"{n_err} error(s), {n_warn} warning(s)" + (f": {after}." if after else "."), style="bold red")
         return False
     return True
 
 
-def _report(checked: Checked, quiet_ok: bool = False) -> bool:
+def _report(checked: Checked, quiet_ok: bool = False, after: str = "") -> bool:
     """Print every problem (errors and warnings); True if there are no errors."""
-    if not _report_problems(checked.problems):
+    if not _report_problems(checked.problems, after):
         return False
     n_warn = len(checked.problems.warnings)
     if not quiet_ok:
@@ -53,7 +104,7 @@ def validate(content: Optional[Path] = ContentOpt) -> None:
     """Check every content file; report every problem as path:line:col."""
     root, content_dir = _paths(content)
     checked = load_and_check(content_dir, root, keep=True)
-    if not _report(checked):
+    if not _report(checked):  # validate builds nothing, so says only how many
         raise typer.Exit(1)
 
 
@@ -89,13 +140,15 @@ def build(content: Optional[Path] = ContentOpt,
 
     from .site.build import BuildError, build_site
     root, content_dir = _paths(content)
-    out_dir = out_dir or root / "build"
+    out_dir = _out_folder(out_dir or root / "build", root, content_dir, made=("site", "search"))
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
                   transient=True) as progress:
         task = progress.add_task("validating content", total=None)
         checked = load_and_check(content_dir, root, keep=True)
         progress.stop_task(task)
-    if not _report(checked, quiet_ok=True):
+    from .checks import placeholders
+    checked.problems.escalate(placeholders.TODO, placeholders.NOT_PUBLISHED)  # a draft is never published
+    if not _report(checked, quiet_ok=True, after="nothing was built"):
         raise typer.Exit(1)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
                   transient=True) as progress:
@@ -106,7 +159,7 @@ def build(content: Optional[Path] = ContentOpt,
                                 parallel=not sequential, pdf=not no_pdf)
         except BuildError as exc:
             progress.stop()
-            err.print(f"build failed: {exc}", style="bold red")
+            err.print(f"build failed: {exc}", style="bold red", markup=False, soft_wrap=True)
             for line in exc.details[:50]:
                 err.print("  " + line, markup=False)
             raise typer.Exit(1)
@@ -146,6 +199,11 @@ def new(kind: str = typer.Argument(..., help="rule, skill, trait, weapon, unit, 
         err.print(f"unknown game '{game}' (games with a valid game.yaml: {', '.join(loaded.kb.games) or 'none'})",
                   style="red")
         raise typer.Exit(2)
+    existing = next((e for k, e in loaded.kb.entries.items() if (k.game, k.kind, k.id) == (game, kind, entry_id)),
+                    None)
+    if existing is not None:
+        _fail(f"{kind} '{entry_id}' already exists in {game}, at {existing.file}:{existing.pos.line}:{existing.pos.col} "
+              f"(fix: pick another id, or edit that entry)")
     try:
         path = create(content_dir, loaded.kb.games[game], kind, entry_id)
     except ValueError as exc:
@@ -160,30 +218,39 @@ def export(content: Optional[Path] = ContentOpt,
     """Write the whole knowledge base as one JSON file (build/kb.json; shape in README.md)."""
     from .export import write
     root, content_dir = _paths(content)
+    output = _out_file(output or root / "build" / "kb.json", content_dir, "kb.json")
     checked = load_and_check(content_dir, root, keep=True)
-    if not _report(checked, quiet_ok=True):
+    if not _report(checked, quiet_ok=True, after="nothing was written"):
         raise typer.Exit(1)
-    output = output or root / "build" / "kb.json"
-    n = write(checked.kb, output)
+    try:
+        n = write(checked.kb, output)
+    except OSError as exc:
+        _fail(f"export failed: {_written(exc, output)}", 1)
     out.print(f"wrote {output} ({n} entries)")
 
 
 @app.command()
 def serve(content: Optional[Path] = ContentOpt,
           host: str = typer.Option("127.0.0.1", help="Address to listen on (default: this machine only)."),
-          port: int = typer.Option(8000, help="Port."),
+          port: int = typer.Option(8000, min=0, max=65535, help="Port (0: any free one)."),
           out_dir: Optional[Path] = typer.Option(None, "--out", help="Where to build (default: build/)."),
           templates: Optional[Path] = typer.Option(None, "--templates")) -> None:
     """Build, serve the site on http://127.0.0.1:8000 and rebuild when a content file changes."""
+    import signal
     import threading
 
     from . import serve as srv
     from .site.build import BuildError
     from .site.live import LiveSite
     root, content_dir = _paths(content)
-    out_dir = out_dir or root / "build"
+    out_dir = _out_folder(out_dir or root / "build", root, content_dir, made=("live",))
     state = srv.State()
     live = LiveSite(content_dir, root, out_dir, templates)
+    try:
+        # Listen before building: a busy port or a wrong --host is said at once, not after minutes of build.
+        server = srv.serve(live.site, host, port, state)
+    except srv.ServeError as exc:
+        _fail(str(exc))
     watched_config = [root / "mkdocs.yml"] + ([templates] if templates else [])
     config_seen = srv.snapshot(watched_config)
 
@@ -199,16 +266,26 @@ def serve(content: Optional[Path] = ContentOpt,
             # A change of mkdocs.yml or of a template touches every page: build everything.
             result = live.full() if now != config_seen or live.kb is None else live.update(ready=bump)
         except BuildError as exc:
-            err.print(f"build failed: {exc}", style="red")
-            state.last_error = str(exc)
+            err.print(f"build failed: {exc}", style="red", markup=False, soft_wrap=True)
+            for line in exc.details[:20]:
+                err.print("  " + line, markup=False)
+            state.failed(f"build failed: {exc}", exc.details)
+            return False
+        except Exception as exc:  # noqa: BLE001 - the watcher must live on to see the next save
+            err.print(f"update failed: {type(exc).__name__}: {exc}", style="red", markup=False, soft_wrap=True)
+            state.failed(f"update failed: {type(exc).__name__}: {exc}")
+            live.kb = None  # the next save builds everything again
             return False
         config_seen = now
-        if not _report_problems(result.problems):
-            state.last_error = "content has errors"
+        kept = "the last good site is still served" if live.site.exists() else "nothing was built"
+        if not _report_problems(result.problems, after=kept):
+            errors = result.problems.errors
+            state.failed(f"{len(errors)} error(s) in the content", [p.format() for p in result.problems.sorted()
+                                                                   if p.severity == "error"])
             return False
         for line in result.warnings[:20]:
             err.print("  " + line, markup=False)
-        state.last_error = ""
+        state.fixed()
         if result.full:
             out.print(f"built {result.pages} pages per language in {result.seconds:.1f} s")
         elif result.changed:
@@ -217,20 +294,27 @@ def serve(content: Optional[Path] = ContentOpt,
                       f"search index in {result.index_seconds:.2f} s")
         return True
 
-    rebuild()
-    if not live.site.exists():
-        err.print("no site to serve: fix the errors above", style="red")
-        raise typer.Exit(1)
-    server = srv.serve(live.site, host, port, state)
+    def stop_on_term(signum, frame) -> None:
+        # A plain SIGTERM would end the process on the spot, leaving mkdocs' processes and their semaphores
+        # behind (Python then warns of leaked semaphores): stop the way Ctrl+C does, through the finally below.
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop_on_term)
     stop = threading.Event()
-    watched = [content_dir, root / "mkdocs.yml"] + ([templates] if templates else [])
-    threading.Thread(target=srv.watch, args=(watched, rebuild, state, stop), daemon=True).start()
-    out.print(f"serving http://{host}:{port}/ (Ctrl+C to stop); watching {content_dir}")
     try:
+        rebuild()
+        if not live.site.exists():
+            _fail("no site to serve: fix the errors above", 1)
+        watched = [content_dir, root / "mkdocs.yml"] + ([templates] if templates else [])
+        threading.Thread(target=srv.watch, args=(watched, rebuild, state, stop), daemon=True).start()
+        bound = server.server_address[1]
+        shown = f"[{host}]" if ":" in host else host
+        out.print(f"serving http://{shown}:{bound}/ (Ctrl+C to stop); watching {content_dir}", markup=False)
         server.serve_forever()
     finally:
         stop.set()
         server.server_close()
+        live.close()
 
 
 def _search_index(root: Path, content_dir: Path, out_dir: Path, lang: str):
@@ -244,10 +328,15 @@ def _search_index(root: Path, content_dir: Path, out_dir: Path, lang: str):
         except Exception:  # noqa: BLE001 - an index this kodeks cannot read is rebuilt, as an older one is
             pass
     checked = load_and_check(content_dir, root, keep=True)
-    if not _report(checked, quiet_ok=True):
+    if not _report(checked, quiet_ok=True, after="no search index was built"):
         raise typer.Exit(1)
-    for lg in ("pl", "en"):
-        build_index(checked.kb, lg, out_dir / "search" / lg)
+    from .outdir import make
+    try:
+        make(out_dir / "search")
+        for lg in ("pl", "en"):
+            build_index(checked.kb, lg, out_dir / "search" / lg)
+    except OSError as exc:
+        _fail(f"search index not written: {explain(exc)}", 1)
     return Engine(folder, lang)
 
 
@@ -262,14 +351,22 @@ def search(query: str = typer.Argument(..., help="What to look for, as you would
            out_dir: Optional[Path] = typer.Option(None, "--out", help="Where the build is (default: build/).")) -> None:
     """Search the knowledge base (Polish or English, with or without Polish letters, any inflected form)."""
     import json
+
+    from .content.schemas import KINDS
+    from .problems import did_you_mean
     if lang not in ("pl", "en"):
-        err.print("--lang must be pl or en", style="red")
-        raise typer.Exit(2)
+        _fail("--lang must be pl or en")
+    if kind is not None and kind not in KINDS:
+        _fail(f"unknown kind '{kind}'{did_you_mean(kind, KINDS)} (known: {', '.join(KINDS)})")
     root, content_dir = _paths(content)
-    engine = _search_index(root, content_dir, out_dir or root / "build", lang)
+    if out_dir is not None and not out_dir.is_dir():
+        # An index written to a folder made for it by mistake (a typo) would be 4 MB left somewhere.
+        _fail(f"--out {out_dir}: no such folder (fix: build there first with kodeks build --out {out_dir}, "
+              f"or leave --out out to use build/)")
+    out_dir = _out_folder(out_dir or root / "build", root, content_dir, made=("search",))
+    engine = _search_index(root, content_dir, out_dir, lang)
     if game and game not in engine.games:
-        err.print(f"unknown game '{game}'; games: {', '.join(sorted(engine.games))}", style="red")
-        raise typer.Exit(2)
+        _fail(f"unknown game '{game}'{did_you_mean(game, engine.games)} (games: {', '.join(sorted(engine.games))})")
     result = engine.search(query, game=game, kind=kind, limit=limit,
                            mark=("<mark>", "</mark>") if json_out else ("[bold yellow]", "[/bold yellow]"))
     if json_out:
@@ -312,8 +409,8 @@ def forms(term: str = typer.Argument(..., help="A Polish term in the nominative,
 def cards(game: str = typer.Argument(..., help="The game id."),
           output: Path = typer.Option(..., "-o", "--output", help="The PDF to write."),
           faction: Optional[str] = typer.Option(None, "--faction", help="Only this faction's units (id)."),
-          units: Optional[str] = typer.Option(None, "--units", help="Only these units: id,id:2,... (a count folds "
-                                                                  "identical cards into one marked ×N)."),
+          units: Optional[str] = typer.Option(None, "--units", help="Only these units: id,id:2,... (a count prints "
+                                                                  "that many cards)."),
           extra: Optional[Path] = typer.Option(None, "--extra", help="A folder of your own units (YAML), validated "
                                                                     "like the shipped content."),
           size: str = typer.Option("poker", "--size", help="poker (63×88 mm), tarot (70×120 mm) or a6; a card that "
@@ -326,46 +423,75 @@ def cards(game: str = typer.Argument(..., help="The game id."),
     from .cards.content import card as make_card, cards_for
     from .cards.layout import PAPERS, SIZES
     from .cards.pdf import write_pdf
+    from .problems import did_you_mean
+    from .project import extra_folder_problem
     for name, value, allowed in (("--size", size, SIZES), ("--paper", paper, PAPERS), ("--lang", lang, ("pl", "en"))):
         if value not in allowed:
-            err.print(f"{name} must be one of: {', '.join(allowed)}", style="red")
-            raise typer.Exit(2)
+            _fail(f"{name} must be one of: {', '.join(allowed)}")
+    counts = _unit_counts(units) if units is not None else {}
     root, content_dir = _paths(content)
+    output = _out_file(output, content_dir, "cards.pdf")
+    if extra is not None:
+        problem = extra_folder_problem(extra, root, content_dir)
+        if problem:
+            _fail(f"--extra {extra}: {problem}")
     checked = load_and_check(content_dir, root, extra=extra, extra_game=game if extra else None, keep=True)
-    if not _report(checked, quiet_ok=True):
+    if not _report(checked, quiet_ok=True, after="no cards were printed"):
         raise typer.Exit(1)
     kb = checked.kb
     if game not in kb.games:
-        err.print(f"unknown game '{game}'; games: {', '.join(kb.games)}", style="red")
-        raise typer.Exit(2)
+        _fail(f"unknown game '{game}'{did_you_mean(game, kb.games)} (games: {', '.join(kb.games)})")
+    factions = sorted(e.id for e in kb.of(game, "faction"))
+    if faction is not None and faction not in factions:
+        _fail(f"unknown faction '{faction}' in {game}{did_you_mean(faction, factions)} "
+              f"(factions: {', '.join(factions) or 'none'})")
     chosen = cards_for(kb, game, lang, faction=faction)
     if extra is not None:
         extra_keys = set(checked.extra_units or [])
         chosen = [c for c in chosen if c.key not in extra_keys] + [make_card(kb, kb.get(k), lang) for k in checked.extra_units or []]
-    counts: dict[str, int] = {}
-    if units:
-        for part in units.split(","):
-            uid, _, n = part.strip().partition(":")
-            if not uid:
-                continue
-            if not n.isdigit() and n:
-                err.print(f"--units: '{part}' should be id or id:count", style="red")
-                raise typer.Exit(2)
-            counts[uid] = counts.get(uid, 0) + int(n or 1)
-        known = {c.key.id for c in chosen}
+    if counts:
+        known = sorted({c.key.id for c in chosen})
         unknown = [u for u in counts if u not in known]
         if unknown:
-            err.print(f"unknown unit(s) in {game}: {', '.join(unknown)}", style="red")
-            raise typer.Exit(2)
+            among = f"{game}" + (f", faction {faction}" if faction else "")
+            hint = did_you_mean(unknown[0], known) if len(unknown) == 1 else ""
+            shown = ", ".join(known[:40]) + (f" and {len(known) - 40} more" if len(known) > 40 else "")
+            _fail(f"unknown unit(s) in {among}: {', '.join(unknown)}{hint} (units: {shown or 'none'})")
         chosen = [c for c in chosen if c.key.id in counts]
         for c in chosen:
             c.count = counts[c.key.id]
     if not chosen:
-        err.print("no units to print", style="red")
-        raise typer.Exit(1)
-    info = write_pdf(kb, chosen, output, lang, size, paper, templates)
+        _fail("no units to print" + (f": faction {faction} has none" if faction else ""), 1)
+    try:
+        info = write_pdf(kb, chosen, output, lang, size, paper, templates)
+    except OSError as exc:
+        _fail(f"cards not written: {_written(exc, output)}", 1)
     out.print(f"wrote {output}: {info['cards']} cards on {info['pages']} pages "
               f"({', '.join(f'{n} {s}' for s, n in info['sizes'].items() if n)})")
+
+
+def _unit_counts(units: str) -> dict[str, int]:
+    """--units 'id,id:2' as {id: count}; a bad part exits with a message (a count of 0 would print nothing
+    the roster asked for, an empty list everything)."""
+    counts: dict[str, int] = {}
+    parts = [part.strip() for part in units.split(",")]
+    if not any(parts):
+        _fail("--units is empty (fix: name the units to print, e.g. --units id,id:2, or leave --units out to "
+              "print every unit)")
+    for part in parts:
+        if not part:
+            continue  # a trailing comma
+        uid, colon, n = part.partition(":")
+        uid = uid.strip()
+        if not uid:
+            _fail(f"--units: '{part}' has no unit id (fix: write id or id:count)")
+        if colon and not re.fullmatch(r"[0-9]+", n.strip()):
+            _fail(f"--units: '{part}': the count must be a whole number (fix: write id or id:count, e.g. {uid}:2)")
+        count = int(n) if colon else 1
+        if count < 1:
+            _fail(f"--units: '{part}': the count must be 1 or more (fix: leave the unit out, or write {uid}:1)")
+        counts[uid] = counts.get(uid, 0) + count
+    return counts
 
 
 @app.command()
@@ -396,12 +522,91 @@ def fmt(paths: Optional[list[Path]] = typer.Argument(None, help="Files or folder
         raise typer.Exit(1)
 
 
+@app.command()
+def odds(game: str = typer.Argument(..., help="The game id, e.g. infinity."),
+         calculator: Optional[str] = typer.Argument(None, help="The calculator (leave out to list them)."),
+         sets: Optional[list[str]] = typer.Option(None, "--set", help="An input: id=value (repeatable), e.g. --set bs=12."),
+         attacker: Optional[str] = typer.Option(None, "--attacker", help="A unit (id) whose stats prefill the inputs."),
+         defender: Optional[str] = typer.Option(None, "--defender", help="A unit (id) whose stats prefill the inputs."),
+         weapon: Optional[str] = typer.Option(None, "--weapon", help="A weapon (id) whose profile prefills the inputs."),
+         lang: str = typer.Option("pl", "--lang", help="pl or en."),
+         json_out: bool = typer.Option(False, "--json", help="Print the numbers as JSON (exact fractions under 'exact')."),
+         content: Optional[Path] = ContentOpt) -> None:
+    """Exact chances of a dice test from the game's `odds:` declaration: hits, wounds, face-to-face results."""
+    import json
+
+    from .odds.evaluate import OddsError, evaluate
+    from .odds.report import as_json, prefill, table
+    from .problems import did_you_mean
+    if lang not in ("pl", "en"):
+        _fail("--lang must be pl or en")
+    values: dict = {}
+    for item in sets or []:
+        key, eq, text = item.partition("=")
+        key, text = key.strip(), text.strip().replace("\u2212", "-")
+        if not eq or not key or not re.fullmatch(r"[+-]?[0-9]{1,6}", text):
+            _fail(f"--set {item}: write id=whole number, e.g. --set bs=12")
+        values[key] = int(text)
+    root, content_dir = _paths(content)
+    checked = load_and_check(content_dir, root, keep=True)
+    if not _report(checked, quiet_ok=True, after="no odds were computed"):
+        raise typer.Exit(1)
+    kb = checked.kb
+    with_odds = [g for g in kb.games if kb.games[g].odds is not None]
+    if game not in kb.games or kb.games[game].odds is None:
+        why = "has no dice to compute" if game in kb.games else "is not a game"
+        _fail(f"'{game}' {why}{did_you_mean(game, with_odds)} (known: {', '.join(with_odds)})")
+    g = kb.games[game]
+    calcs = [c.id for c in g.odds.calculators]
+    if calculator is None:
+        for c in g.odds.calculators:
+            out.print(f"[bold]{escape(c.id)}[/bold]  {escape(c.name.plain(lang) if c.name else '')}")
+            out.print("   " + escape(", ".join(f"{i.id}={i.default}" for i in c.inputs)))
+        return
+    calc = g.odds.calculator(calculator)
+    if calc is None:
+        _fail(f"unknown calculator '{calculator}' for {game}{did_you_mean(calculator, calcs)} (known: {', '.join(calcs)})")
+    entries = {}
+    for option, kind, ident in (("--attacker", "unit", attacker), ("--defender", "unit", defender),
+                                ("--weapon", "weapon", weapon)):
+        if ident is None:
+            continue
+        entry = next((e for e in kb.of(game, kind) if e.id == ident), None)
+        if entry is None:
+            known = sorted(e.id for e in kb.of(game, kind))
+            _fail(f"{option}: unknown {kind} '{ident}' in {game}{did_you_mean(ident, known)} "
+                  f"(known: {', '.join(known[:30])}{' ...' if len(known) > 30 else ''})")
+        entries[option] = entry
+    filled, sources = prefill(kb, game, calc, entries.get("--attacker"), entries.get("--defender"), entries.get("--weapon"))
+    unknown = [k for k in values if calc.input(k) is None]
+    if unknown:
+        ids = [i.id for i in calc.inputs]
+        _fail(f"unknown input '{unknown[0]}' for {game} {calculator}{did_you_mean(unknown[0], ids)} (known: {', '.join(ids)})")
+    sources.update({k: "--set" for k in values})
+    try:
+        outcome = evaluate(g.odds, calc, {**filled, **values})
+    except OddsError as exc:
+        _fail(f"{game} {calculator}: {exc}")
+    if json_out:
+        print(json.dumps(as_json(game, outcome), ensure_ascii=False, indent=1))
+        return
+    out.print(table(g.name.plain(lang), calc, outcome, sources, lang))
+
+
 def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
         err.print("interrupted", style="yellow")
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader of the output left (`kodeks search x | head -1`): nothing more to say, to anyone.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except OSError as exc:
+        # A write or read the commands do not expect to fail (they report their own): one line, no traceback.
+        err.print(f"kodeks: {explain(exc)}", style="red", markup=False, soft_wrap=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ come as plain text; every reference is resolved to a full `game/kind/id` key.
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -135,7 +136,11 @@ def write(kb: KnowledgeBase, path: Path) -> int:
     """Write kb.json atomically; returns the number of entries."""
     data = export(kb)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a half-written file (a full disk) is left nowhere
+        raise
     return len(data["entries"])

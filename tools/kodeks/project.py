@@ -51,6 +51,33 @@ def load_and_check(content: Path, root: Path | None = None, extra: Path | None =
     return checked
 
 
+def extra_folder_problem(folder: Path, root: Path, content: Path) -> str | None:
+    """What is wrong with `folder` as a player's folder of extra units (`cards --extra`), or None. Looked at
+    from its top only, before it is read: a wrong folder (/, home) would otherwise be walked whole, every
+    YAML file in it reported as a bad unit."""
+    from .content.schemas import KINDS
+    fix = "(fix: pass a folder that holds your units' YAML files, other entries in subfolders named after their kind)"
+    if not folder.is_dir():
+        return f"no such folder {fix}"
+    real = folder.resolve()
+    if real == Path(real.anchor) or real == Path.home().resolve() or real == root.resolve():
+        return f"that is not a folder of units {fix}"
+    if real == content.resolve() or content.resolve() in real.parents:
+        return f"that is inside the content folder, which is read anyway {fix}"
+    try:
+        children = [c for c in folder.iterdir() if not c.name.startswith(".")]
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror}) {fix}"
+    strays = sorted(c.name for c in children if c.is_dir() and c.name not in KINDS)
+    if strays:
+        shown = ", ".join(strays[:5]) + (f" and {len(strays) - 5} more" if len(strays) > 5 else "")
+        return f"not a folder of units: its subfolders {shown} are not kinds ({', '.join(KINDS)}) {fix}"
+    if not any(c.suffix.lower() in (".yaml", ".yml") for c in children if c.is_file()) \
+            and not any(c.is_dir() for c in children):
+        return f"holds no YAML files {fix}"
+    return None
+
+
 @contextmanager
 def gc_paused(freeze: bool = False):
     """No cycle collection inside the block. Loading builds millions of objects that all stay alive, and each

@@ -1,4 +1,4 @@
-"""Figures about the knowledge base: entries per game and kind, English coverage, gaps."""
+"""Figures about the knowledge base: entries per game and kind, English coverage, gaps, rulings."""
 from __future__ import annotations
 
 from rich.table import Table
@@ -36,8 +36,9 @@ def compute(kb: KnowledgeBase, only_game: str | None = None) -> dict:
         kinds = {}
         for kind in kb.kinds_of(gid):
             entries = kb.of(gid, kind)
-            total = translated = gaps = complete = 0
+            total = translated = gaps = complete = rulings = 0
             for e in entries:
+                rulings += sum(n.type == "ruling" for n in e.notes)
                 t, tr = _texts(e)
                 total += t
                 translated += tr
@@ -45,26 +46,29 @@ def compute(kb: KnowledgeBase, only_game: str | None = None) -> dict:
                 complete += t == tr
             kinds[kind] = {"entries": len(entries), "texts": total, "texts_en": translated,
                            "en_percent": round(100 * translated / total, 1) if total else 100.0,
-                           "entries_fully_en": complete, "gaps": gaps}
+                           "entries_fully_en": complete, "gaps": gaps, "rulings": rulings}
         n = sum(k["entries"] for k in kinds.values())
         t = sum(k["texts"] for k in kinds.values())
         tr = sum(k["texts_en"] for k in kinds.values())
         games[gid] = {"kinds": kinds, "entries": n, "texts": t, "texts_en": tr,
                       "en_percent": round(100 * tr / t, 1) if t else 100.0,
-                      "gaps": sum(k["gaps"] for k in kinds.values())}
-    return {"games": games, "entries": sum(g["entries"] for g in games.values())}
+                      "gaps": sum(k["gaps"] for k in kinds.values()),
+                      "rulings": sum(k["rulings"] for k in kinds.values())}
+    return {"games": games, "entries": sum(g["entries"] for g in games.values()),
+            "rulings": sum(g["rulings"] for g in games.values())}
 
 
 def render_table(figures: dict) -> Table:
     table = Table(title="kodeks content", show_lines=False)
-    for col in ("game", "kind", "entries", "English", "untranslated texts", "gaps"):
+    for col in ("game", "kind", "entries", "English", "untranslated texts", "gaps", "rulings"):
         table.add_column(col, justify="right" if col not in ("game", "kind") else "left")
     for gid, g in figures["games"].items():
         for kind, k in g["kinds"].items():
             table.add_row(gid, kind, str(k["entries"]), f"{k['en_percent']:.1f}%", str(k["texts"] - k["texts_en"]),
-                          str(k["gaps"]))
+                          str(k["gaps"]), str(k["rulings"]))
         table.add_row(f"[bold]{gid}[/bold]", "[bold]all[/bold]", f"[bold]{g['entries']}[/bold]",
                       f"[bold]{g['en_percent']:.1f}%[/bold]", f"[bold]{g['texts'] - g['texts_en']}[/bold]",
-                      f"[bold]{g['gaps']}[/bold]", end_section=True)
-    table.add_row("[bold]total[/bold]", "", f"[bold]{figures['entries']}[/bold]", "", "", "")
+                      f"[bold]{g['gaps']}[/bold]", f"[bold]{g['rulings']}[/bold]", end_section=True)
+    table.add_row("[bold]total[/bold]", "", f"[bold]{figures['entries']}[/bold]", "", "", "",
+                  f"[bold]{figures['rulings']}[/bold]")
     return table

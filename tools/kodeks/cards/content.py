@@ -26,6 +26,7 @@ class Reminder:
     name: str
     level: str | None
     reminder: str
+    ruling: bool = False  # the entry holds a kodeks ruling: marked ⚖ on the card
 
 
 @dataclass
@@ -48,7 +49,9 @@ class Card:
     text: str = ""  # for units whose rules are only prose (e.g. tiles' abilities)
     source: str = ""
     has_gap: bool = False
-    count: int = 1  # how many of this unit a roster has: identical cards fold into one marked ×N
+    ruling: bool = False  # the unit's own entry holds a kodeks ruling
+    weapon_rulings: list[bool] = field(default_factory=list)  # per weapon row
+    count: int = 1  # how many of this unit a roster has: that many cards are printed
 
     @property
     def rules_used(self) -> list[Key]:
@@ -60,6 +63,15 @@ class Card:
     def signature(self) -> tuple:
         """Identical cards (same unit, same content) fold into one when a roster has several."""
         return (self.key,)
+
+    @property
+    def has_ruling(self) -> bool:
+        return self.ruling or any(self.weapon_rulings) or any(r.ruling for r in self.skills + self.equipment
+                                                               + self.weapon_rules)
+
+
+def has_ruling(entry: Entry | None) -> bool:
+    return entry is not None and any(n.type == "ruling" for n in entry.notes)
 
 
 def _cell(value, fd: FieldDef | None = None) -> Cell:
@@ -80,7 +92,7 @@ def _reminder(kb: KnowledgeBase, use: Use, lang: str) -> Reminder | None:
         lv = next((x for x in target.levels if x.level == use.level), None)
         if lv is not None and lv.text:
             text = (text + " " if text else "") + f"({use.level}: {lv.text.plain(lang)})"
-    return Reminder(target.key, target.name.plain(lang), use.level, text)
+    return Reminder(target.key, target.name.plain(lang), use.level, text, has_ruling(target))
 
 
 _MD = re.compile(r"(\*\*|__|`|^#+\s*|\|)", re.M)
@@ -135,6 +147,7 @@ def card(kb: KnowledgeBase, unit: Entry, lang: str) -> Card:
                               for t in traits)
             rule_uses += traits
             c.weapon_rows.append((name, [_cell(prof.values.get(f.key), f) for f in wf], rules))
+            c.weapon_rulings.append(i == 0 and has_ruling(weapon))
     c.skills = [r for r in (_reminder(kb, u, lang) for u in unit.skills) if r]
     c.equipment = [r for r in (_reminder(kb, u, lang) for u in unit.equipment) if r]
     seen = set()
@@ -150,6 +163,7 @@ def card(kb: KnowledgeBase, unit: Entry, lang: str) -> Card:
     cit = unit.sources[0]
     book = game.book(cit.book)
     c.source = f"{book.title.plain(lang) if book else cit.book} — {cit.section}"
+    c.ruling = has_ruling(unit)
     c.has_gap = any(cell.gap for cell in c.stat_row) or any(cell.gap for _, cells, _ in c.weapon_rows for cell in cells) \
         or any(cell.gap for _, cells in c.part_rows for cell in cells)
     return c

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import html
 import os
+from dataclasses import replace
+from itertools import groupby
 from pathlib import Path
 
 from ..model.kb import KnowledgeBase
@@ -19,16 +21,33 @@ def _measure_css() -> str:
                    ".kc__foot { position: static !important; margin-top: 2mm; }"
 
 
+def _too_wide(page_box) -> set[str]:
+    """Anchors of the cards on a measuring page with a box wider than the card (a table that cannot shrink to
+    the card's width runs past its right edge, where the printed card would cut it off)."""
+    out, todo = set(), [(page_box, None, 0.0)]
+    while todo:
+        box, anchor, right = todo.pop()
+        element = getattr(box, "element", None)
+        if getattr(box, "element_tag", None) == "article" and (element.get("id") or "").startswith("card-"):
+            anchor, right = element.get("id")[len("card-"):], box.padding_box_x() + box.padding_width()
+        elif anchor is not None and box.border_box_x() + box.border_width() > right + 0.5:
+            out.add(anchor)
+        todo.extend((child, anchor, right) for child in getattr(box, "children", []))
+    return out
+
+
 def _overflowing(cards_html: list[tuple[str, str]], base_url: str) -> set[str]:
-    """Anchors of the cards whose content runs past their own page (their end mark lands on a later page)."""
+    """Anchors of the cards whose content runs past their own page (their end mark lands on a later page) or
+    past their right edge."""
     from weasyprint import CSS as WCSS, HTML
     doc = HTML(string="<html><body>" + "".join(h for _, h in cards_html) + "</body></html>", base_url=base_url)
     rendered = doc.render(stylesheets=[WCSS(filename=str(CSS)), WCSS(string=_measure_css())])
     page_of: dict[str, int] = {}
+    out = set()
     for i, page in enumerate(rendered.pages):
         for anchor in page.anchors:
             page_of.setdefault(anchor, i)
-    out = set()
+        out |= _too_wide(page._page_box)
     for anchor, _ in cards_html:
         start, end = page_of.get(f"card-{anchor}"), page_of.get(f"end-{anchor}")
         if start is None or end is None or end != start:
@@ -84,29 +103,51 @@ def _with_id(card_html_text: str, i: int) -> str:
     return card_html_text.replace("<article ", f'<article id="card-{i}" ', 1)
 
 
-def write_pdf(kb: KnowledgeBase, cards: list[Card], path: Path, lang: str = "pl", size: str = "poker",
-              paper: str = "a4", templates: Path | None = None) -> dict:
-    """Write the cards and their rules appendix; returns {'pages': n, 'cards': n, 'sizes': {...}}."""
+def copies(placed: list[Placed], counts: list[int]) -> list[Placed]:
+    """A roster's count of n is n cards to cut out, each whole (a front and its backs), in the roster's order."""
+    out: list[Placed] = []
+    for index, parts in groupby(placed, key=lambda p: p.index):
+        out += list(parts) * counts[index]
+    return out
+
+
+def render_pdf(kb: KnowledgeBase, cards: list[Card], lang: str = "pl", size: str = "poker", paper: str = "a4",
+               templates: Path | None = None):
+    """The cards (card.count copies of each) on sheets, then their rules appendix, laid out by WeasyPrint;
+    returns (the rendered document, {'pages': n, 'cards': n printed, 'sizes': {...}})."""
     from weasyprint import CSS as WCSS, HTML
-    placed = fit(kb, cards, lang, size, templates)
+    counts = [max(1, c.count) for c in cards]
+    cards = [replace(c, count=1) for c in cards]  # each copy is a plain card: no ×n badge on n cards
+    placed = copies(fit(kb, cards, lang, size, templates), counts)
     e = env(templates)
     layout = sheets(placed, paper)
     w, h = PAPERS[paper]
     body = []
-    for sheet_size, items in layout:
+    for n, (sheet_size, items) in enumerate(layout):
         cols, _ = grid(paper, sheet_size)
-        cells = "".join(card_html(e, cards[p.index], lang, sheet_size, p.part, anchor=f"{p.index}-{p.part}",
-                                  items=p.items, last=p.last) for p in items)
+        cells = "".join(card_html(e, cards[p.index], lang, sheet_size, p.part, anchor=f"{n}-{k}",  # copies too
+                                  items=p.items, last=p.last) for k, p in enumerate(items))
         body.append(f'<section class="ks ks--{paper} ks--{sheet_size}" style="--cols: {cols}">{cells}</section>')
     body.append(rules_html(kb, rules_used(cards), lang))
     page_css = f"@page {{ size: {w}mm {h}mm; margin: 0 }} @page rules {{ size: {w}mm {h}mm; margin: 0 }} .kr {{ page: rules }}"
     doc = HTML(string=f'<html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape("kodeks")}</title></head>'
                       f'<body>{"".join(body)}</body></html>', base_url=".")
     rendered = doc.render(stylesheets=[WCSS(filename=str(CSS)), WCSS(string=page_css)])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # concurrent builds share the cache
-    rendered.write_pdf(str(tmp))
-    tmp.replace(path)
     sizes = {s: sum(1 for p in placed if p.size == s and p.part != "back") for s in ORDER}
     sizes["backs"] = sum(1 for p in placed if p.part == "back")
-    return {"pages": len(rendered.pages), "cards": len(cards), "sizes": sizes}
+    return rendered, {"pages": len(rendered.pages), "cards": sum(counts), "sizes": sizes}
+
+
+def write_pdf(kb: KnowledgeBase, cards: list[Card], path: Path, lang: str = "pl", size: str = "poker",
+              paper: str = "a4", templates: Path | None = None) -> dict:
+    """Write the cards and their rules appendix (see render_pdf); returns what render_pdf reports."""
+    rendered, info = render_pdf(kb, cards, lang, size, paper, templates)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # concurrent builds share the cache
+    try:
+        rendered.write_pdf(str(tmp))
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # half a PDF (a full disk, a folder in the way) is left nowhere
+        raise
+    return info

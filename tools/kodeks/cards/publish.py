@@ -17,7 +17,7 @@ def _digest(kb: KnowledgeBase, cards, lang: str, size: str, paper: str) -> str:
         h.update(card_html(e, c, lang, size).encode("utf-8"))
     h.update(rules_html(kb, rules_used(cards), lang).encode("utf-8"))
     h.update(CSS.read_bytes())
-    h.update(f"{lang}|{size}|{paper}|v1".encode())
+    h.update(f"{lang}|{size}|{paper}|v2".encode())  # v2: sheets packed edge to edge, N copies for a count
     return h.hexdigest()[:20]
 
 

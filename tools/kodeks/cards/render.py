@@ -10,6 +10,7 @@ import markdown
 
 from ..model.ids import Key
 from ..model.kb import KnowledgeBase
+from ..site.escape import html_fragment
 from ..site.i18n import t
 from .content import Card
 from .layout import Placed, grid
@@ -33,7 +34,7 @@ def env(extra: Path | None = None) -> jinja2.Environment:
 
 def card_html(e: jinja2.Environment, card: Card, lang: str, size: str, part: str = "all", anchor: str = "",
               items: set[int] | None = None, last: bool = True) -> str:
-    words = dict(WORDS[lang], legend=t(lang, "gap_legend"))
+    words = dict(WORDS[lang], legend=t(lang, "gap_legend"), ruling=t(lang, "ruling_legend"))
     html_text = e.get_template("card.html.j2").render(card=card, size=size, part=part, words=words,
                                                        anchor=anchor or card.key.id, items=items, last=last)
     return html_text
@@ -52,7 +53,7 @@ def sheets_html(e, cards: list[Card], layout: list[tuple[str, list[Placed]]], pa
 @lru_cache(maxsize=20_000)
 def _md(text: str) -> str:
     # The same rules are spelled out on the print page of the game and of every faction that uses them.
-    return markdown.markdown(text, extensions=["tables", "sane_lists"])
+    return html_fragment(markdown.markdown(text, extensions=["tables", "sane_lists"]))
 
 
 def rules_html(kb: KnowledgeBase, keys: list[Key], lang: str) -> str:
@@ -73,6 +74,11 @@ def rules_html(kb: KnowledgeBase, keys: list[Key], lang: str) -> str:
                            for lv in entry.levels if lv.text)
             if rows:
                 parts.append(f'<table><tr><th>{WORDS[lang]["level"]}</th><th></th></tr>{rows}</table>')
+        for note in entry.notes:
+            if note.type == "ruling":
+                basis = f' ({html.escape(t(lang, "lines"))} {html.escape(note.lines)})' if note.lines else ""
+                parts.append(f'<p class="kr__ruling"><b>{html.escape(t(lang, "ruling_legend"))}:</b> '
+                             f'{html.escape(note.text.plain(lang))}{basis}</p>')
         parts.append("</div>")
     parts.append("</section>")
     return "\n".join(parts)

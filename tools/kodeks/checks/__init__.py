@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..content.loader import Loaded
 from ..model.entry import Entry, Use
@@ -12,6 +14,7 @@ from ..model.kb import BackRef
 from ..model.text import LOOSE_ID_RE, BiText
 from ..model.values import Gap
 from ..problems import Problems, did_you_mean
+from . import addresses, odds, placeholders, safety
 
 # Which kinds a structured reference may point to, by the field it is written in.
 ALLOWED_KINDS = {
@@ -76,6 +79,13 @@ def run(loaded: Loaded, problems: Problems, memo: Memo | None = None) -> None:
         loaded.backref_log = None
     _rule_numbers(loaded, problems)
     _quick_reference(loaded, problems)
+    odds.check(loaded, problems)
+    _parent_cycles(loaded, problems)
+    addresses.check(loaded, problems)
+    _check_shadows(loaded, problems)
+    placeholders.check(loaded, problems)
+    for yf in loaded.files.values():
+        safety.check_file(yf, problems)
 
 
 def _backref(loaded: Loaded, target: Key, ref: BackRef) -> None:
@@ -130,14 +140,16 @@ def _check_entry(loaded: Loaded, entry: Entry, problems: Problems) -> None:
         _resolve_use(loaded, entry, group, use, problems)
     for path, text in entry.texts():
         _check_links(loaded, entry, base + path, text, problems)
-    if entry.kind == "rule":
-        _check_cycle(loaded, entry, problems)
 
 
 def _quick_reference(loaded: Loaded, problems: Problems) -> None:
     kb = loaded.kb
     for game in kb.games.values():
         yf = loaded.files.get(game.path)
+        for i, key in enumerate(game.shortcuts):
+            if key is None or kb.get(key) is None:
+                problems.error(game.path, yf.pos(("shortcuts", i)) if yf else None, f"shortcuts: unknown entry '{key}'",
+                               "fix the reference (kind/id)")
         for i, (key, tables) in enumerate(game.quick_reference):
             pos = yf.pos(("quick_reference", i, "ref")) if yf else None
             entry = kb.get(key) if key else None
@@ -182,8 +194,10 @@ def _field_ok(fd: FieldDef, v, modifiers: bool) -> bool:
             return True
         if fd.enum and v in fd.enum:
             return True
-        if fd.pattern and re.fullmatch(fd.pattern, v):
-            return True
+        if fd.pattern:
+            pattern = _compiled(fd.pattern)
+            if pattern is None or pattern.fullmatch(v):
+                return True  # (a pattern that is not a regex is reported in game.yaml)
         if modifiers and re.fullmatch(r"[+\-−]?\d+(\.\d+)?", v):
             return True
         return fd.type == "string" and not fd.enum and not fd.pattern
@@ -196,6 +210,14 @@ def _field_ok(fd: FieldDef, v, modifiers: bool) -> bool:
             return modifiers
         return True
     return False
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str):
+    try:
+        return re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return None
 
 
 def _expected(fd: FieldDef) -> str:
@@ -251,7 +273,9 @@ def _suggest(loaded: Loaded, key: Key) -> str:
 
 
 def _known(loaded: Loaded, key: Key) -> bool:
-    return key in loaded.kb.entries or key in loaded.kb.redirects or key in loaded.invalid_keys
+    return (key in loaded.kb.entries or key in loaded.kb.redirects or key in loaded.invalid_keys
+            or bool(loaded.unreadable) and ((key.game, key.kind) in loaded.unreadable
+                                            or (key.game, None) in loaded.unreadable))
 
 
 def _resolve_use(loaded: Loaded, entry: Entry, group: str, use: Use, problems: Problems) -> None:
@@ -283,31 +307,11 @@ def _resolve_use(loaded: Loaded, entry: Entry, group: str, use: Use, problems: P
         _backref(loaded, target.key, BackRef(entry, group))
 
 
-UNSAFE = [
-    (re.compile(r"<\s*(script|iframe|object|embed|style|form|input|button|textarea|select|link|meta|base|svg|math)\b",
-                re.I), "raw <{0}> in text", "write the text in Markdown; raw HTML like this is not allowed"),
-    (re.compile(r"<[^>]*\bon[a-z]+\s*=", re.I), "an event-handler attribute (on...=) in text",
-     "remove it; content cannot carry scripts"),
-    (re.compile(r"\]\(\s*(javascript|vbscript|data)\s*:", re.I), "a {0}: link in text",
-     "link to an entry with id:kind/id or to an https:// address"),
-    (re.compile(r"(href|src)\s*=\s*[\"']?\s*(javascript|vbscript|data)\s*:", re.I), "a {1}: address in text",
-     "link to an entry with id:kind/id or to an https:// address"),
-]
-
-
-def _check_safe(loaded: Loaded, entry: Entry, lpath: tuple, source: str, problems: Problems) -> None:
-    yf = loaded.yf(entry)
-    for pattern, message, fix in UNSAFE:
-        for m in pattern.finditer(source):
-            problems.error(entry.file, yf.text_pos(lpath, m.start()), message.format(*(g.lower() for g in m.groups())), fix)
-
-
 def _check_links(loaded: Loaded, entry: Entry, path: tuple, text: BiText, problems: Problems) -> None:
     kb = loaded.kb
     yf = loaded.yf(entry)
     for lang, rich in text.items():
         lpath = path + (lang,)
-        _check_safe(loaded, entry, lpath, rich.source, problems)
         # A ](id: that the link grammar did not take is a malformed link (spaces, missing bracket...).
         loose = list(LOOSE_ID_RE.finditer(rich.source))
         spans = [(link.start, link.end) for link in rich.links] if len(loose) != len(rich.links) else []
@@ -351,25 +355,64 @@ class _LazyPos:
         return yf.text_pos(path, offset)
 
 
-def _check_cycle(loaded: Loaded, entry: Entry, problems: Problems) -> None:
+# Deeper sections than a book has (real content: 5 levels) that the site cannot show: every page lists its
+# ancestors and the kind's index indents each level, so a chain of 3,000 sections built for 15 minutes
+# into 900 MB before it was stopped.
+MAX_RULE_DEPTH = 16
+
+
+def _parent_cycles(loaded: Loaded, problems: Problems) -> None:
+    """Rules that are their own ancestors, each cycle reported once, at its first rule in load order, with its
+    members; and rules nested deeper than MAX_RULE_DEPTH, at the first level too deep. Every rule is visited
+    once: the walk up from a rule stops at a rule an earlier walk passed, whose depth it then knows."""
     kb = loaded.kb
-    seen = [entry.key]
-    cur = entry
-    while cur.parent is not None:
-        nxt = kb.entries.get(cur.parent.key)
-        if nxt is None:
-            return
-        if nxt.key == entry.key:
-            chain = " → ".join(k.id for k in seen + [entry.key])
-            yf = loaded.yf(entry)
-            problems.error(entry.file, yf.pos(entry.parent.path), f"rule '{entry.id}' is its own ancestor ({chain})",
-                           "point `parent` at a section above this one")
-            entry.parent = None
-            return
-        if nxt.key in seen:
-            return  # a cycle further up; reported on its own members
-        seen.append(nxt.key)
-        cur = nxt
+    depth: dict[Key, int | None] = {}  # None: on a cycle, or below one
+    for entry in sorted((e for e in kb.entries.values() if e.kind == "rule"), key=lambda e: e.order):
+        chain: list[Entry] = []
+        on_chain: dict[Key, int] = {}
+        cur, above = entry, -1
+        while cur is not None:
+            if cur.key in depth:
+                above = depth[cur.key]
+                break
+            if cur.key in on_chain:
+                cycle = chain[on_chain[cur.key]:]
+                first = min(cycle, key=lambda e: e.order)
+                i = cycle.index(first)
+                members = cycle[i:] + cycle[:i] + [first]
+                problems.error(first.file, loaded.yf(first).pos(first.parent.path),
+                               f"rule '{first.id}' is its own ancestor ({' → '.join(e.id for e in members)})",
+                               "point `parent` at a section above this one")
+                above = None
+                break
+            on_chain[cur.key] = len(chain)
+            chain.append(cur)
+            cur = kb.entries.get(cur.parent.key) if cur.parent is not None else None
+        for e in reversed(chain):
+            above = None if above is None else above + 1
+            depth[e.key] = above
+            if above == MAX_RULE_DEPTH:
+                problems.error(e.file, loaded.yf(e).pos(e.parent.path),
+                               f"rule '{e.id}' is nested {MAX_RULE_DEPTH + 1} levels deep; the site shows at most "
+                               f"{MAX_RULE_DEPTH}", "point `parent` at a section higher up")
+
+
+def _check_shadows(loaded: Loaded, problems: Problems) -> None:
+    """The checks across files on entries that failed their schema (see Loaded.shadows), so that one run
+    reports all of a file's problems. What they refer to is not recorded: they are not in the model."""
+    kb = loaded.kb
+    backrefs, kb.backrefs = kb.backrefs, defaultdict(list)
+    try:
+        for entry in loaded.shadows:
+            n = len(problems.items)
+            try:
+                _check_entry(loaded, entry, problems)
+            except (AttributeError, TypeError, KeyError, ValueError, IndexError):
+                # What is left of an entry that failed its schema can be odd beyond what the checks expect;
+                # its file has errors already, so a check that cannot run on it takes back what it said.
+                del problems.items[n:]
+    finally:
+        kb.backrefs = backrefs
 
 
 def _rule_numbers(loaded: Loaded, problems: Problems) -> None:

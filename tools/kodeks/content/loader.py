@@ -15,11 +15,10 @@ from ..model.ids import Key, parse_ref
 from ..model.kb import KnowledgeBase
 from ..model.text import BiText, parse_rich
 from ..model.values import Gap
+from ..odds import model as odds_model
 from ..problems import Pos, Problems, did_you_mean
-from . import schemas
+from . import files, gamefile, schemas
 from .yamlfile import YamlFile, read_yaml
-
-YAML_SUFFIXES = (".yaml", ".yml")
 
 
 @dataclass
@@ -29,6 +28,13 @@ class Loaded:
     kb: KnowledgeBase
     files: dict[Path, YamlFile] = field(default_factory=dict)
     invalid_keys: set[Key] = field(default_factory=set)  # entries that exist but failed their schema
+    # Entries that failed their schema, built from the rest of their fields: the checks across files run on
+    # them too, so an author sees every problem of a file in one run, not a second wave after the first is
+    # fixed. They never enter the model.
+    shadows: list = field(default_factory=list)
+    # (game, kind) folders that could not be read in full (a kind of None: the whole game): references into
+    # them cannot be judged, and were reported as one error about the folder.
+    unreadable: set = field(default_factory=set)
     content_dir: Path | None = None
     backref_log: list | None = None  # kodeks.checks records here which back-references one entry made
 
@@ -122,15 +128,17 @@ def build_game(data: dict, path: Path) -> Game:
         weapon_profile=_fields(data.get("weapon_profile"), gid),
         notes=[Note(n["type"], bitext(n["text"], gid), n.get("lines")) for n in data.get("notes", [])],
         quick_reference=[(parse_ref(q["ref"], gid), q.get("tables")) for q in data.get("quick_reference", [])],
+        shortcuts=[parse_ref(r, gid) for r in data.get("shortcuts", [])],
+        odds=odds_model.build(data["odds"], gid, lambda r: parse_ref(r, gid)) if "odds" in data else None,
         path=path)
 
 
 def build_entry(data: dict, game: str, kind: str, path: Path, base: tuple, pos: Pos, order: int) -> Entry:
-    src = data["source"]
-    sources = [Citation(c["book"], c["section"], c.get("page"), c.get("lines"))
+    src = data.get("source") or []  # (always there in a valid entry; a shadow may have lost it)
+    sources = [Citation(c["book"], c.get("section", ""), c.get("page"), c.get("lines"))
                for c in (src if isinstance(src, list) else [src])]
     entry = Entry(
-        key=Key(game, kind, data["id"]), name=bitext(data["name"], game), sources=sources, file=path, base=base,
+        key=Key(game, kind, data["id"]), name=bitext(data.get("name"), game), sources=sources, file=path, base=base,
         pos=pos, order=order, summary=bitext(data.get("summary"), game), text=bitext(data.get("text"), game),
         category=data.get("category"), aliases={k: list(v) for k, v in (data.get("aliases") or {}).items()},
         values=_values(data.get("values"), game),
@@ -167,11 +175,6 @@ def build_entry(data: dict, game: str, kind: str, path: Path, base: tuple, pos: 
     return entry
 
 
-def _yaml_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file()
-                  and not any(part.startswith(".") for part in p.relative_to(folder).parts))
-
-
 def load(content_dir: Path, problems: Problems, cache: FileCache | None = None) -> Loaded:
     loaded = Loaded(KnowledgeBase(), content_dir=content_dir)
     kb = loaded.kb
@@ -180,12 +183,19 @@ def load(content_dir: Path, problems: Problems, cache: FileCache | None = None) 
                        "run kodeks from the project's root or pass --content DIR")
         return loaded
     order = 0
-    for gdir in sorted(d for d in content_dir.iterdir() if d.is_dir() and not d.name.startswith(".")):
+    games = files.subfolders(content_dir, problems)
+    files.stray(content_dir, problems, (), "directly in the content folder")
+    for gdir in games or []:
+        kdirs = files.subfolders(gdir, problems)
         gpath = gdir / "game.yaml"
+        if kdirs is None:
+            loaded.unreadable.add((gdir.name, None))
+            continue
         if not gpath.is_file():
             problems.error(gdir, Pos(1, 1), f"the game folder '{gdir.name}' has no game.yaml",
                            "add game.yaml (see schema/game.schema.json) or remove the folder")
             continue
+        files.stray(gdir, problems, ("game.yaml",), "beside game.yaml")
         yf = read_yaml(gpath, problems)
         loaded.files[gpath] = yf
         if not yf.ok:
@@ -199,9 +209,9 @@ def load(content_dir: Path, problems: Problems, cache: FileCache | None = None) 
             problems.error(gpath, yf.pos(("id",)), f"game id '{yf.data['id']}' differs from its folder '{gdir.name}'",
                            f"rename the folder to '{yf.data['id']}' or fix the id")
             continue
-        game = build_game(yf.data, gpath)
+        game = build_game(gamefile.checked(yf, problems), gpath)
         kb.games[game.id] = game
-        for kdir in sorted(d for d in gdir.iterdir() if d.is_dir() and not d.name.startswith(".")):
+        for kdir in kdirs:
             kind = kdir.name
             if kind not in schemas.KINDS:
                 problems.error(kdir, Pos(1, 1), f"unknown kind folder '{kind}'{did_you_mean(kind, schemas.KINDS)}",
@@ -211,7 +221,10 @@ def load(content_dir: Path, problems: Problems, cache: FileCache | None = None) 
                 problems.error(gpath, yf.pos(("kinds",)), f"the folder '{kind}/' holds entries but game.yaml "
                                f"does not declare the kind '{kind}'", f"add `{kind}: {{}}` under `kinds:`")
                 continue
-            for path in _yaml_files(kdir):
+            paths, complete = files.yaml_files(kdir, problems)
+            if not complete:
+                loaded.unreadable.add((game.id, kind))
+            for path in paths:
                 order = _load_file(loaded, path, game.id, kind, order, problems, cache)
     return loaded
 
@@ -273,12 +286,16 @@ def _read_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, pro
         return order
     for base, item in items:
         order += 1
-        valid = schemas.check(yf, kind, item, base, problems)
+        bad: list[tuple] = []
+        valid = schemas.check(yf, kind, item, base, problems, bad)
         if not isinstance(item, dict):
             continue
         if not valid:
             if isinstance(item.get("id"), str):
                 loaded.invalid_keys.add(Key(game, kind, item["id"]))
+                shadow = _shadow(item, bad, game, kind, path, base, yf.pos(base), order)
+                if shadow is not None:
+                    loaded.shadows.append(shadow)
             continue
         entry = build_entry(item, game, kind, path, base, yf.pos(base), order)
         existing = loaded.kb.entries.get(entry.key)
@@ -295,6 +312,37 @@ def _read_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, pro
     return order
 
 
+def _shadow(item: dict, bad: list[tuple], game: str, kind: str, path: Path, base: tuple, pos: Pos,
+            order: int) -> Entry | None:
+    """The entry without the values its schema errors are in, or None if what is left cannot be built. A
+    wrong item drops its whole list (the other items keep their indices, which place their errors); a wrong
+    value of a mapping drops that key, or else its whole field."""
+    for top_only in (False, True):
+        data = dict(item)
+        for bad_path in bad:
+            keys = []
+            for part in bad_path:
+                if not isinstance(part, str):
+                    break
+                keys.append(part)
+            if top_only:
+                keys = keys[:1]
+            if not keys or keys == ["id"]:
+                continue  # the entry itself (a required field missing: the builder does without), or its id
+            node = data
+            for k in keys[:-1]:
+                if not isinstance(node.get(k), dict):
+                    break
+                node[k] = node = dict(node[k])
+            else:
+                node.pop(keys[-1], None)
+        try:
+            return build_entry(data, game, kind, path, base, pos, order)
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError):
+            continue
+    return None
+
+
 def load_extra(loaded: Loaded, folder: Path, game: str, problems: Problems) -> list[Key]:
     """A player's own entries (units for armies kodeks does not ship, and what they need), read from `folder`
     with the same schema and checks: files directly in the folder are units; a subfolder named after a kind
@@ -307,7 +355,10 @@ def load_extra(loaded: Loaded, folder: Path, game: str, problems: Problems) -> l
         return []
     order = max((e.order for e in loaded.kb.entries.values()), default=0)
     before = set(loaded.kb.entries)
-    for path in _yaml_files(folder):
+    paths, complete = files.yaml_files(folder, problems)
+    if not complete:
+        loaded.unreadable.add((game, None))
+    for path in paths:
         rel = path.relative_to(folder)
         kind = rel.parts[0] if len(rel.parts) > 1 else "unit"
         if kind not in schemas.KINDS:

@@ -317,8 +317,23 @@ def describe(error: ValidationError) -> tuple[tuple, bool, str, str] | None:
     return path, False, f"{where}: {error.message}", "see the schema"
 
 
-def check(yf: YamlFile, name: str, instance, base: tuple, problems: Problems) -> bool:
-    """Validate `instance` (found at `base` in the file) against schema `name`; report; True if valid."""
+def _each_unknown(described, error: ValidationError) -> list:
+    """`describe`'s problem, and one more for each further unknown field of the same mapping: all in one run."""
+    if described is None:
+        return []
+    out = [described]
+    error = _best(error)
+    if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, dict):
+        allowed = _allowed_keys(error.schema)
+        path, _, _, fix = described
+        for key in [k for k in error.instance if k not in allowed][1:]:
+            out.append((path[:-1] + (key,), True, f"unknown field '{key}'{did_you_mean(key, allowed)}", fix))
+    return out
+
+
+def check(yf: YamlFile, name: str, instance, base: tuple, problems: Problems, bad: list | None = None) -> bool:
+    """Validate `instance` (found at `base` in the file) against schema `name`; report; True if valid.
+    `bad` receives the path (inside `instance`) of each value found wrong."""
     try:
         fast_validator(name)(instance)
         return True
@@ -326,12 +341,13 @@ def check(yf: YamlFile, name: str, instance, base: tuple, problems: Problems) ->
         pass
     errors = list(validator(name).iter_errors(instance))
     seen = set()
-    for error in errors:
-        described = describe(error)
-        if described is None:
-            continue
+    for described in (d for error in errors for d in _each_unknown(describe(error), error)):
         path, at_key, message, fix = described
+        if bad is not None:
+            bad.append(path)
         full = base + path
+        if yf.was_refused(full):
+            continue  # the reader refused this value and said so; None in its place is no second mistake
         pos = yf.key_pos(full) if at_key else yf.pos(full)
         if (pos, message) in seen:
             continue

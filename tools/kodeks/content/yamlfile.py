@@ -3,11 +3,14 @@
 The file is composed with libyaml (ruamel.yaml's C composer) and converted by hand, which keeps it
 fast and lets us refuse what an author should never rely on: aliases (an alias bomb costs nothing to
 parse but explodes when walked), merge keys, duplicate keys, byte-order marks, CRLF, NUL bytes and
-text that is not UTF-8. Every refusal is reported with its position, and reading goes on where it can,
-so one run reports every problem.
+text that is not UTF-8, control characters, NaN and infinity, and nesting deeper than content needs (libyaml
+would crash on it). Every refusal is reported with its position, and reading goes on where it can, so one run
+reports every problem.
 """
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +21,7 @@ from ruamel.yaml.resolver import VersionedResolver, implicit_resolvers
 from ruamel.yaml.tag import Tag
 
 from ..problems import Pos, Problems
+from .depth import MAX_DEPTH, too_deep
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -91,6 +95,12 @@ class YamlFile:
     data: object = None
     locs: Locs = field(default_factory=Locs)
     ok: bool = False
+    # Paths of values the reader refused and reported (an alias, NaN...); they read as None, and the schema's
+    # complaint about that None would be a second error for the same mistake.
+    refused: set = field(default_factory=set)
+
+    def was_refused(self, path: tuple) -> bool:
+        return bool(self.refused) and any(tuple(path[:n]) in self.refused for n in range(len(path) + 1))
 
     def pos(self, path: tuple, prefer_key: bool = False) -> Pos:
         """Position of the value at `path` (or its key); falls back to the nearest located ancestor."""
@@ -227,21 +237,63 @@ def _decode(path: Path, data: bytes, problems: Problems) -> str | None:
         problems.error(path, _line_col(text, cr), "Windows (CRLF) line ends",
                        "save the file with LF line ends; `kodeks fmt` converts them")
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    bad = _NOT_PRINTABLE.search(text)
+    if bad:
+        # libyaml refuses these too, but reports a character offset in a message of two lines.
+        more = len(_NOT_PRINTABLE.findall(text)) - 1
+        problems.error(path, _line_col(text, bad.start()), f"a control character U+{ord(bad.group()):04X} in the file"
+                       + (f" ({more} more after it)" if more else ""),
+                       "delete it: it is invisible and not text (an escape sequence or a paste from a terminal)")
+        return None
     return text
 
 
+# What YAML allows in a file (its c-printable set, after CR became LF): no control characters but tab and
+# line break, no C1 controls but NEL, no U+FFFE/U+FFFF.
+_NOT_PRINTABLE = re.compile("[^\t\n\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 def _yaml_error(path: Path, exc: MarkedYAMLError, text: str, problems: Problems) -> None:
+    problem = (exc.problem or exc.context or "invalid YAML").strip()
+    context = (exc.context or "").strip()
     mark = exc.problem_mark or exc.context_mark
     pos = _pos(mark) if mark is not None else Pos(1, 1)
-    problem = (exc.problem or exc.context or "invalid YAML").strip()
+    opened = _pos(exc.context_mark) if exc.context_mark is not None else None
+    lines = text.splitlines()
+    line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else ""
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
     fix = "check the indentation and quoting around this point"
-    line = text.splitlines()[pos.line - 1] if 0 < pos.line <= len(text.splitlines()) else ""
-    if "\t" in line[: max(pos.col, 1)] or "cannot start any token" in problem and "\t" in line:
+    # libyaml names the place where it gave up; for what was left open, that is the end of the file or the
+    # next line, while the mistake is where it was opened (the context mark).
+    if "quoted scalar" in context and "end of stream" in problem and opened:
+        pos, problem = opened, "a quote that is never closed (it opens here)"
+        fix = "close the quote, or put text that contains this quote sign in the other kind of quotes"
+    elif "flow sequence" in context or "flow mapping" in context:
+        bracket, closer = ("[", "]") if "sequence" in context else ("{", "}")
+        if opened and opened.line < pos.line:
+            problem = (f"'{bracket}' is never closed (it opens here; at line {pos.line}, column {pos.col} "
+                       f"a ',' or '{closer}' was expected)")
+            pos = opened
+            fix = f"close it with '{closer}' on the same line"
+        else:
+            problem = f"expected ',' or '{closer}' here (inside the '{bracket}' at column {opened.col if opened else 1})"
+            fix = f"separate items with ', '; quote a text that contains {bracket} {closer} , or ': '"
+    elif "simple key" in context and "':'" in problem and opened:
+        pos, problem = opened, "a line that is neither `key: value` nor a list item `- ...` (no ':' after the key)"
+        fix = "add ': ' after the key, or join the line to the text above it"
+    elif "\t" in indent or "\\t" in problem or ("cannot start any token" in problem and line[pos.col - 1: pos.col] == "\t"):
         problem = "a tab character in the indentation"
         fix = "indent YAML with spaces, never tabs"
     elif "another document" in problem or "single document" in problem:
         problem = "more than one YAML document (a second '---')"
         fix = "keep one document per file; a list of entries goes in one document"
+    elif "did not find expected key" in problem or "expected <block end>" in problem:
+        if pos.col - 1 > len(indent):
+            problem = "more text after a complete value"
+            fix = "quote the whole value (e.g. name: '\"Ruch\" i strzał'), or start a new line for the next key"
+        else:
+            problem = "this line is not indented like the lines above it"
+            fix = "indent it with as many spaces as the other keys or items it belongs with"
     elif "mapping values are not allowed" in problem:
         fix = "quote a value that contains ': ' (e.g. section: \"Rozdział 3: Ruch\")"
     elif "found character" in problem and "`" in problem:
@@ -256,18 +308,49 @@ class _Converter:
         self.seen: set[int] = set()
         self.ok = True
         self.aliases = False
+        self.deep = False
+        # An alias needs an anchor, and an anchor an '&': without one, scalars need not be tracked. A control
+        # character can only come from an escape in double quotes (the file itself may hold none but NEL).
+        self.anchors = "&" in yf.text
+        self.nel = "\x85" in yf.text
+        self.controls = "\\" in yf.text or self.nel
+        self.path: list = []  # where the collection being converted sits, for `refused`
 
     def err(self, pos: Pos, message: str, fix: str = "") -> None:
         self.ok = False
         self.problems.error(self.yf.path, pos, message, fix)
 
-    def convert(self, node):
+    def refuse(self, pos: Pos | None, message: str, fix: str, key=None) -> None:
+        if pos is not None:
+            self.err(pos, message, fix)
+        self.yf.refused.add(tuple(self.path) + ((key,) if key is not None else ()))
+
+    def _child(self, node, key, depth: int):
+        """The converted value of a collection's item `key`."""
+        if node.__class__ is ScalarNode and not self.anchors:
+            return self.scalar(node, key)  # (most nodes: no need to track the path down to them)
+        self.path.append(key)
+        try:
+            return self.convert(node, depth)
+        finally:
+            self.path.pop()
+
+    def convert(self, node, depth: int = 1):
         if id(node) in self.seen:
             self.aliases = True  # reported once per alias, at its own position, after conversion
+            self.refuse(None, "", "")
             return None
         if isinstance(node, ScalarNode):
-            return self.scalar(node)
+            if self.anchors:
+                self.seen.add(id(node))
+            return self.scalar(node, None)
         self.seen.add(id(node))
+        if depth > MAX_DEPTH:
+            # (Deeper than libyaml could compose safely was refused before composing: see too_deep.)
+            self.refuse(None if self.deep else _pos(node.start_mark), f"nesting deeper than {MAX_DEPTH} levels",
+                        "flatten the structure: an entry needs a few levels (fields, lists, bilingual texts)")
+            self.deep = True
+            return None
         if isinstance(node, MappingNode):
             out: dict = {}
             first: dict = {}
@@ -288,36 +371,81 @@ class _Converter:
                     self.err(_pos(knode.start_mark), f"duplicate key '{key}' (first at line {prev.line}, column {prev.col})",
                              "keep one of the two")
                     continue
+                if self.controls and (knode.style == '"' or self.nel) and _CONTROL.search(key):
+                    self.refuse(self._control_pos(knode, key), f"a control character in the key '{key}'",
+                                "write the key in plain letters", key)
                 first[key] = knode
-                out[key] = self.convert(vnode)
+                out[key] = self._child(vnode, key, depth + 1)
             return out
         if isinstance(node, SequenceNode):
-            return [self.convert(item) for item in node.value]
+            return [self._child(item, i, depth + 1) for i, item in enumerate(node.value)]
         return None
 
-    def scalar(self, node: ScalarNode):
+    def scalar(self, node: ScalarNode, key):
+        """A scalar's value; `key`: where it sits in the collection being converted (None: at self.path)."""
         ctag, value = node.ctag, node.value
         if ctag is _T_STR or node.style in ("|", ">", "\"", "'"):
+            if self.controls and (node.style == '"' or self.nel) and _CONTROL.search(value):
+                return self._control(node, value, key)
             return value
         if ctag is _T_NULL:
             return None
         if ctag is _T_INT or ctag is _T_FLOAT or ctag is _T_BOOL:
-            try:
-                return _yaml.constructor.construct_object(node)
-            except (YAMLError, ValueError):
-                return value
-            return value
+            return self._number(node, key)
         tag = node.tag  # an explicit tag (!!str, !!int...) the author wrote
         if tag == _STR:
-            return value
+            return self._control(node, value, key) if self.controls and _CONTROL.search(value) else value
         if tag == _NULL:
             return None
         if tag in (_INT, _FLOAT, _BOOL):
-            try:
-                return _yaml.constructor.construct_object(node)
-            except (YAMLError, ValueError):
-                return value
+            return self._number(node, key)
         return value  # timestamps and other tags stay as the text the author typed
+
+    def _number(self, node: ScalarNode, key):
+        try:
+            value = _yaml.constructor.construct_object(node)
+        except (YAMLError, ValueError):
+            return node.value
+        if isinstance(value, float) and not math.isfinite(value):
+            # JSON has no NaN or infinity (kb.json would not parse), and NaN compares false to every bound,
+            # which would switch a range check off.
+            self.refuse(_pos(node.start_mark), f"'{node.value}' is not a number (NaN and infinity are not allowed)",
+                        "write the number the book prints, or {gap: true} where it gives none", key)
+            return None
+        return value
+
+    def _control(self, node: ScalarNode, value: str, key):
+        char = _CONTROL.search(value).group()
+        self.refuse(self._control_pos(node, value), f"a control character U+{ord(char):04X} in the text "
+                    "(it could drive the terminal or break the page)",
+                    "delete it; write a line break as a new line of a `|-` block and a tab as spaces", key)
+        return None
+
+    def _control_pos(self, node: ScalarNode, value: str) -> Pos:
+        """Where the first control character of a scalar was written: an escape in double quotes (the file
+        itself cannot hold one; the reader refused that earlier), else the character."""
+        text = self.yf.text
+        start, end = node.start_mark.index, node.end_mark.index
+        raw = text[start:end]
+        if node.style == '"':
+            for m in _ESCAPE.finditer(raw):
+                esc = m.group(1)
+                char = chr(int(esc[1:], 16)) if esc[0] in "xuU" else _SHORT_ESCAPES.get(esc, "")
+                if char and _CONTROL.match(char):
+                    return _line_col(text, start + m.start())
+        else:
+            m = _CONTROL.search(raw)
+            if m:
+                return _line_col(text, start + m.start())
+        return _pos(node.start_mark)
+
+
+# Characters a text of content may not hold, whatever quoting produced them: C0 controls but tab and line
+# break, DEL and the C1 controls (ESC and CSI drive terminals; NUL ends strings in C code that reads kb.json).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", re.S)
+_SHORT_ESCAPES = {"0": "\x00", "a": "\x07", "b": "\x08", "v": "\x0b", "f": "\x0c", "r": "\r", "e": "\x1b",
+                  "N": "\x85"}
 
 
 def _report_aliases(path: Path, text: str, problems: Problems, limit: int = 5) -> None:
@@ -351,6 +479,11 @@ def read_yaml(path: Path, problems: Problems) -> YamlFile:
     if text is None:
         return yf
     yf.text = text
+    deep = too_deep(text, _yaml.parse)
+    if deep is not None:
+        problems.error(path, deep, f"nesting deeper than {MAX_DEPTH} levels",
+                       "flatten the structure: an entry needs a few levels (fields, lists, bilingual texts)")
+        return yf
     try:
         node = _yaml.compose(text)
     except MarkedYAMLError as exc:
@@ -366,8 +499,8 @@ def read_yaml(path: Path, problems: Problems) -> YamlFile:
     conv = _Converter(yf, problems)
     try:
         yf.data = conv.convert(node)
-    except RecursionError:
-        problems.error(path, Pos(1, 1), "the YAML is nested too deeply", "flatten the structure")
+    except RecursionError:  # pragma: no cover - too_deep refused it before composing
+        problems.error(path, Pos(1, 1), f"nesting deeper than {MAX_DEPTH} levels", "flatten the structure")
         return yf
     if conv.aliases:
         _report_aliases(path, text, problems)

@@ -89,6 +89,8 @@ class Game:
     weapon_profile: list[FieldDef] = field(default_factory=list)
     notes: list = field(default_factory=list)
     quick_reference: list = field(default_factory=list)  # [(Key, [table number or id] | None)]
+    shortcuts: list = field(default_factory=list)  # [Key]: the entries linked at the top of the game's page
+    odds: object = None  # kodeks.odds.model.Odds: how its dice tests work (game.yaml `odds:`), if it has any
     path: Path | None = None
 
     def book(self, bid: str) -> Book | None:

@@ -99,34 +99,53 @@ class KnowledgeBase:
             by_parent[parent].append(e)
         out: list[Entry] = []
         seen: set[Key] = set()
-
-        def walk(parent: Key | None) -> None:
-            for e in sorted(by_parent.get(parent, []), key=_sibling_order):
-                if e.key in seen:
-                    continue
-                seen.add(e.key)
-                out.append(e)
-                walk(e.key)
-
-        walk(None)
+        # Depth first with a stack of its own: a chain of sections may be deeper than Python's recursion.
+        stack = [iter(sorted(by_parent.get(None, []), key=_sibling_order))]
+        while stack:
+            e = next(stack[-1], None)
+            if e is None:
+                stack.pop()
+                continue
+            if e.key in seen:
+                continue
+            seen.add(e.key)
+            out.append(e)
+            stack.append(iter(sorted(by_parent.get(e.key, []), key=_sibling_order)))
         # Rules caught in a parent cycle are reported by the validator; still list them.
         out.extend(sorted((e for e in rules if e.key not in seen), key=lambda e: e.order))
         idx["rules"][game] = out
         return list(out)
 
     def depth(self, entry: Entry) -> int:
-        d, seen = 0, set()
-        cur = entry
-        while cur.parent and cur.key not in seen:
-            seen.add(cur.key)
-            parent = self.entries.get(cur.parent.key)
-            if parent is None:
-                break
-            d += 1
-            cur = parent
-        return d
+        return len(self._ancestry(entry))
 
     def ancestors(self, entry: Entry) -> list[Entry]:
+        return list(self._ancestry(entry))
+
+    def _ancestry(self, entry: Entry) -> tuple[Entry, ...]:
+        """The entry's ancestors, root first; remembered per entry, so that asking for every rule of a long
+        chain costs one walk, not one per rule."""
+        memo = self.memo("ancestry")
+        chain, on_chain = [], set()
+        cur = entry
+        while cur.key not in memo:
+            if cur.key in on_chain:
+                return self._ancestry_in_cycle(entry)
+            on_chain.add(cur.key)
+            chain.append(cur)
+            parent = self.entries.get(cur.parent.key) if cur.parent else None
+            if parent is None:
+                memo[cur.key] = ()
+                break
+            cur = parent
+        for e in reversed(chain):  # down the chain: each entry's is its parent's plus the parent
+            if e.key not in memo:
+                parent = self.entries[e.parent.key]
+                memo[e.key] = memo[parent.key] + (parent,)
+        return memo[entry.key]
+
+    def _ancestry_in_cycle(self, entry: Entry) -> tuple[Entry, ...]:
+        # A parent cycle is an error the validator reports; the walk stops where it comes round.
         out, seen = [], {entry.key}
         cur = entry
         while cur.parent:
@@ -136,7 +155,7 @@ class KnowledgeBase:
             seen.add(parent.key)
             out.append(parent)
             cur = parent
-        return list(reversed(out))
+        return tuple(reversed(out))
 
     def used_by(self, key: Key) -> dict[str, list[tuple[Entry, str]]]:
         """Entries that link to or carry `key`, grouped by their kind, each once, in order."""

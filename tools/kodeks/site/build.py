@@ -17,14 +17,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml as pyyaml  # mkdocs' own dependency; writes the generated mkdocs config
 
 from ..model.kb import KnowledgeBase
+from ..outdir import OutputError, claim, disk_full, explain, make, mark, ours
 from ..project import gc_paused
-from . import pages, urls
+from . import escape, pages, urls
 from .mkdocs_worker import PAGES
 
 LANGS = ("pl", "en")
@@ -45,6 +47,18 @@ class BuildError(Exception):
     def __init__(self, message: str, details: list[str] | None = None):
         super().__init__(message)
         self.details = details or []
+
+
+@contextmanager
+def reported():
+    """A refused output folder or a failed write (disk full, read-only...) as a BuildError: one line that
+    says what to do, instead of a traceback."""
+    try:
+        yield
+    except OutputError as exc:
+        raise BuildError(str(exc)) from exc
+    except OSError as exc:
+        raise BuildError(explain(exc)) from exc
 
 
 def _alternate(lang: str) -> list[dict]:
@@ -94,7 +108,7 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
         "nav": pages.nav(kb, lang),
         "extra": {"alternate": _alternate(lang), "kodeks_lang": lang, "kodeks_live": live,
                   "kodeks_games_label": "Gry" if lang == "pl" else "Games",
-                  "kodeks_games": [{"name": g.name.plain(lang), "link": urls.html_path(urls.game_index(gid))}
+                  "kodeks_games": [{"name": escape.title(g.name.plain(lang)), "link": urls.html_path(urls.game_index(gid))}
                                    for gid, g in sorted(kb.games.items(), key=lambda kv: kv[1].name.plain(lang))]},
     }
     path = work / lang / "mkdocs.yml"
@@ -153,7 +167,12 @@ class Mkdocs:
             errors.unlink(missing_ok=True)
         outcome = self.outcomes[lang]
         if "error" in outcome:
-            raise BuildError(f"mkdocs failed: {outcome['error']}", outcome.get("details"))
+            error, details = outcome["error"], outcome.get("details") or []
+            # mkdocs' process that hits a full disk often cannot even write why it stopped.
+            if disk_full(text="\n".join([error, *details]), folder=result.parent):
+                raise BuildError(f"mkdocs failed: disk full; {error} (fix: free some space, or build elsewhere "
+                                 f"with --out DIR)", details)
+            raise BuildError(f"mkdocs failed: {error}", details)
         return outcome["warnings"]
 
     def warnings(self) -> dict[str, list[str]]:
@@ -171,9 +190,10 @@ class Mkdocs:
                 proc.wait()
 
 
-def _redirect_html(target: str) -> str:
+def _redirect_html(target: str, lang: str = "pl") -> str:
     t = html.escape(target, quote=True)
-    return (f'<!doctype html><html><head><meta charset="utf-8"><title>Redirect</title>'
+    words = "Przeniesiono" if lang == "pl" else "Moved"
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{words}</title>'
             f'<meta http-equiv="refresh" content="0; url={t}"><link rel="canonical" href="{t}"></head>'
             f'<body><a href="{t}">{t}</a></body></html>\n')
 
@@ -193,7 +213,7 @@ def write_redirects(kb: KnowledgeBase, site: Path) -> int:
                     continue
                 target.parent.mkdir(parents=True, exist_ok=True)
                 rel = posixpath.relpath(new, posixpath.dirname(old) or ".")
-                target.write_text(_redirect_html(rel), encoding="utf-8")
+                target.write_text(_redirect_html(rel, "en" if prefix else "pl"), encoding="utf-8")
                 n += 1
     return n
 
@@ -236,28 +256,53 @@ def _alive(work_name: str) -> bool:
     return pid != os.getpid()
 
 
+def _work_folder(folder: Path) -> bool:
+    """Whether `folder` (.work-*) is a build's work folder: marked, or killed before it was marked (then it
+    holds nothing but what a build writes first)."""
+    if ours(folder):
+        return True
+    try:
+        return folder.is_dir() and not folder.is_symlink() and all(
+            c.name in ("pl", "en", "search") for c in folder.iterdir())
+    except OSError:
+        return False
+
+
 def recover(out: Path) -> None:
     """If a build died between the two renames of the fallback swap, put the old site back."""
     final = out / "site"
     if final.exists():
         return
-    olds = sorted(out.glob(".site-old-*"))
+    olds = [old for old in sorted(out.glob(".site-old-*")) if ours(old)]
     if olds:
         os.rename(olds[-1], final)
 
 
 def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | None = None,
                progress=None, parallel: bool = True, pdf: bool = True) -> BuildResult:
-    """Build both languages into out/site. Raises BuildError (old site untouched) on failure."""
+    """Build both languages into out/site (and the command line's index into out/search). Raises BuildError
+    (old site untouched) on failure, also when out/site or out/search is a folder kodeks did not make."""
+    with reported():
+        return _build_site(kb, root, out, template_dir, progress, parallel, pdf)
+
+
+def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | None, progress, parallel: bool,
+                pdf: bool) -> BuildResult:
     start = time.perf_counter()
     out = out.absolute()  # mkdocs reads the paths in the generated config relative to the config's folder
+    for made in ("site", "search"):  # before any work: a folder of the user's stops the build at once
+        claim(out / made)
     out.mkdir(parents=True, exist_ok=True)
     recover(out)
     for stale in out.glob(".work-*"):
-        if not _alive(stale.name):
+        if _work_folder(stale) and not _alive(stale.name):
             shutil.rmtree(stale, ignore_errors=True)  # left by a killed build
-    work = Path(tempfile.mkdtemp(prefix=f".work-{os.getpid()}-", dir=out))
     try:
+        work = Path(tempfile.mkdtemp(prefix=f".work-{os.getpid()}-", dir=out))
+    except OSError as exc:  # named after the folder the author gave, not the random name that failed
+        raise BuildError(explain(exc, out)) from exc
+    try:
+        mark(work)
         result = BuildResult(site=out / "site")
         from ..search.engine import build as build_engine
         from ..search.index import build as build_search
@@ -291,18 +336,23 @@ def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | No
         if progress:
             progress("offline app")
         site = work / "pl" / "site"
-        from . import pwa
+        from . import pwa, themefiles
+        for lang_site in (site, work / "en" / "site"):
+            themefiles.remove(lang_site)  # before the worker's precache list and version are made
         pwa.write(site, kb, "pl")
         pwa.write(work / "en" / "site", kb, "en")
         os.rename(work / "en" / "site", site / "en")
         result.redirects = write_redirects(kb, site)
+        mark(site)
+        claim(out / "search")  # again: it may have appeared while mkdocs ran
+        make(out / "search")
         for lang in LANGS:
             final = out / "search" / lang
-            final.parent.mkdir(parents=True, exist_ok=True)
             shutil.rmtree(final, ignore_errors=True)
             os.rename(work / "search" / lang, final)
         if progress:
             progress("swap")
+        claim(out / "site")
         swap_in(site, out / "site")
         result.seconds = time.perf_counter() - start
         return result

@@ -30,9 +30,11 @@ from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..problems import Problems
 from ..project import gc_paused
-from . import pages, pwa, urls
+from . import pages, pwa, themefiles, urls
 from .render import Page
-from .build import LANGS, BuildError, Mkdocs, swap_in, write_language, write_redirects
+from ..outdir import claim, make
+from .build import LANGS, BuildError, Mkdocs, reported, swap_in, write_language, write_redirects
+from .escape import sanitizer
 from .mkdocs_worker import die_with_parent, mkdocs_warnings
 
 
@@ -66,6 +68,7 @@ class _Mkdocs:
 
         # The config was written for the folder the site was built in, before it was swapped in here.
         self.config = load_config(str(config_file), docs_dir=str(docs_dir), site_dir=str(site_dir))
+        self.config.plugins["kodeks-sanitizer"] = sanitizer()
         self.files = get_files(self.config)
         self.env = self.config.theme.get_env()
         self.files.add_files_from_theme(self.env, self.config)
@@ -113,9 +116,13 @@ class _Renderers:
                                                 initargs=tuple(str(p) for p in where))
                       for lang, where in sites.items()}
         self.futures: dict = {}
-        for lang in sites:  # start and load both now, not at the first save
-            self.submit(lang, [])
-        self.wait()
+        try:
+            for lang in sites:  # start and load both now, not at the first save
+                self.submit(lang, [])
+            self.wait()
+        except BaseException:
+            self.close()  # a failed start or a stop (SIGTERM) meanwhile leaves no process behind
+            raise
 
     def submit(self, lang: str, paths: list[str]) -> None:
         self.futures[lang] = self.pools[lang].submit(_worker_rebuild, list(paths))
@@ -165,13 +172,20 @@ class LiveSite:
     # -- building ------------------------------------------------------------------------------------------
 
     def full(self, kb: KnowledgeBase | None = None) -> Update:
+        """Build everything. BuildError if mkdocs fails, a write fails (disk full...) or out/live is a folder
+        kodeks did not make."""
+        with reported():
+            return self._full(kb)
+
+    def _full(self, kb: KnowledgeBase | None) -> Update:
         start = time.perf_counter()
         problems = Problems(root=self.root)
         if kb is None:
             kb, problems = self._load()
             if problems.errors:
                 return Update(problems)
-        self.base.mkdir(parents=True, exist_ok=True)
+        claim(self.base)
+        make(self.base)
         for stale in self.base.glob(".next-*"):
             shutil.rmtree(stale, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=".next-", dir=self.base))
@@ -181,6 +195,8 @@ class LiveSite:
                     config, _ = write_language(kb, lang, tmp, self.root, self.template_dir, live=True)
                     mkdocs.submit(lang, config)
                 warnings = [w for ws in mkdocs.warnings().values() for w in ws]
+            for lang in LANGS:
+                themefiles.remove(tmp / lang / "site")  # what the site never loads is not served either
             pwa.write(tmp / "pl" / "site", kb, "pl")
             pwa.write(tmp / "en" / "site", kb, "en")
             os.rename(tmp / "en" / "site", tmp / "pl" / "site" / "en")
@@ -212,7 +228,7 @@ class LiveSite:
         index)."""
         # No cycle collection while the saved entry's pages are made: at 10,000 entries one full collection
         # took longer than the pages (1.5 of 1.7 s); _settle collects once the update is done.
-        with gc_paused():
+        with gc_paused(), reported():
             return self._update(ready)
 
     def _update(self, ready: Callable[[], None] | None) -> Update:
@@ -392,5 +408,5 @@ def _autolinked(old: KnowledgeBase, new: KnowledgeBase, changed: list[Key], md: 
 
 def _link_tail(kb: KnowledgeBase, entry, lang: str) -> str:
     """What every link to `entry` carries after its address (preview and attributes, before any level)."""
-    link = Page(kb, lang, "index.md").link_md("", entry)
-    return link[link.index(' "'):-2]
+    link = Page(kb, lang, "index.md").link_md("", entry)  # <a href="..." title="..." data-...></a>
+    return link[link.index(' title="'):-len("></a>")]

@@ -69,6 +69,8 @@ def run_mkdocs(config_file: str, pages_file: str | None = None, warnings: list[s
     with mkdocs_warnings() as found:
         try:
             config = load_config(config_file)
+            from kodeks.site.escape import sanitizer  # small: html, re and nh3
+            config.plugins["kodeks-sanitizer"] = sanitizer()
             if pages_file is not None:
                 with open(pages_file, "rb") as fh:
                     config.plugins["kodeks-pages"] = _pages_plugin(pickle.load(fh))

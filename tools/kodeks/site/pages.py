@@ -14,6 +14,7 @@ from ..model.kb import KnowledgeBase
 from ..textfold import fold
 from . import sections, urls
 from .rawhtml import raw
+from .escape import attr, front_matter, md_text, title as theme_text
 from .render import Page, esc_cell, esc_md
 
 
@@ -42,9 +43,10 @@ def entry_page(env: jinja2.Environment, kb: KnowledgeBase, entry: Entry, lang: s
     title = entry.title(lang)
     desc = page.plain(entry.summary) if entry.summary else f"{title} — {page.plain(game.name)}"
     return env.get_template("entry.md.j2").render(
-        entry=entry, page=page, s=sections.render_all(page, entry), title=f"{title} – {page.plain(game.name)}",
-        heading=esc_md(title), anchor=entry.id, description=desc,
-        kind_label=page.w("kind_one")[entry.kind], category=page.plain(cat.name) if cat else "")
+        entry=entry, page=page, s=sections.render_all(page, entry),
+        front_matter=front_matter(title=f"{title} – {page.plain(game.name)}", description=desc),
+        heading=esc_md(title), anchor=entry.id,
+        kind_label=page.w("kind_one")[entry.kind], category=esc_md(page.plain(cat.name)) if cat else "")
 
 
 def _summary_cell(page: Page, entry: Entry) -> str:
@@ -171,19 +173,23 @@ def kind_page(env, kb: KnowledgeBase, game: str, kind: str, lang: str) -> str:
         body.append("*—*")
     title = _kind_name(kb, page, game, kind)
     return env.get_template("kind.md.j2").render(
-        page=page, title=title, game_name=esc_md(page.plain(g.name)), game_path=urls.game_index(game),
+        page=page, front_matter=front_matter(title=title), heading=esc_md(title),
+        game_name=esc_md(page.plain(g.name)), game_path=urls.game_index(game),
         summary=page.text(kconf.summary) if kconf and kconf.summary else "", body="\n\n".join(body))
 
 
 def _letter_anchor(letter: str) -> str:
-    return "letter-" + (fold(letter) or "x")
+    # One id per letter: Z and Ż fold alike, so a letter outside ASCII is named by its code point.
+    if letter.isascii() and letter.isalnum():
+        return "letter-" + letter.lower()
+    return f"letter-u{ord(letter[:1] or '?'):04x}"
 
 
 def game_page(env, kb: KnowledgeBase, game: str, lang: str) -> str:
     path = urls.game_index(game)
     page = Page(kb, lang, path)
     g = kb.games[game]
-    body = []
+    body = [_shortcuts(page, g)]
     facts = [f"**{page.w('edition')}:** {page.text(g.edition, inline=True)}",
              f"**{page.w('publisher')}:** {page.text(g.publisher, inline=True)}"]
     if g.authors:
@@ -210,14 +216,31 @@ def game_page(env, kb: KnowledgeBase, game: str, lang: str) -> str:
             continue
         lines = [f"## {esc_md(title)}", "", f"| {page.w('abbr')} | {page.w('name')} | {page.w('meaning')} |", "|:--|:--|:--|"]
         for f in fields:
-            lines.append(f"| **{esc_cell(f.label(lang))}** | {page.cell_text(f.name)} | {page.cell_text(f.description)} |")
+            lines.append(f"| **{esc_md(f.label(lang))}** | {page.cell_text(f.name)} | {page.cell_text(f.description)} |")
         body.append("\n".join(lines))
     for note in g.notes:
         body.append(f"!!! note\n    {page.text(note.text)}")
     notice = page.w("notice") + (" " + page.plain(g.trademarks) if g.trademarks else "")
     body.append(f'<p class="kodeks-notice">{esc_md(notice)}</p>')
-    return env.get_template("game.md.j2").render(page=page, title=esc_md(page.plain(g.name)),
+    return env.get_template("game.md.j2").render(page=page, front_matter=front_matter(title=page.plain(g.name)),
+                                                   heading=esc_md(page.plain(g.name)),
                                                    summary=page.text(g.summary) if g.summary else "", body="\n\n".join(body))
+
+
+def _shortcuts(page: Page, g) -> str:
+    """One tap from a game's home to what a player opens most: its quick reference, then game.yaml's
+    `shortcuts` (turn sequence, tests, shooting, close combat...)."""
+    links = []
+    if g.quick_reference:
+        links.append(f'<a class="md-button md-button--primary" href="{urls.html_path(page.to(quick_path(g.id)))}">'
+                     f'{QUICK_WORDS[page.lang]["title"]}</a>')
+    for key in g.shortcuts:
+        entry = page.kb.get(key)
+        if entry is not None:
+            links.append(f'<a class="md-button" href="{urls.html_path(page.href(entry))}">{md_text(entry.title(page.lang))}</a>')
+    if not links:
+        return ""
+    return f'<nav class="kodeks-shortcuts" aria-label="{attr(page.w("shortcuts"))}">' + "".join(links) + "</nav>"
 
 
 def home_page(env, kb: KnowledgeBase, lang: str) -> str:
@@ -231,7 +254,7 @@ def home_page(env, kb: KnowledgeBase, lang: str) -> str:
         n = len(kb.of(gid))
         summary = page.plain(g.summary).split(". ")[0] + "." if g.summary else ""
         cards.append(f"-   **[{esc_md(page.plain(g.name))}]({page.to(urls.game_index(gid))})**\n\n    ---\n\n"
-                     f"    {esc_md(summary)}\n\n    *{page.plain(g.edition)}* · {n} {page.w('entries').lower()}\n")
+                     f"    {esc_md(summary)}\n\n    *{esc_md(page.plain(g.edition))}* · {n} {page.w('entries').lower()}\n")
     cards.append("</div>")
     body = "\n".join(cards) + f'\n\n<p class="kodeks-notice">{esc_md(page.w("notice"))}</p>'
     return env.get_template("home.md.j2").render(page=page, intro=intro, body=body)
@@ -271,7 +294,7 @@ def quick_page(kb: KnowledgeBase, game: str, lang: str) -> str:
         tables = [t for i, t in enumerate(entry.tables, 1) if not wanted or i in wanted or t.id in wanted]
         body = "\n\n".join(sections.table(page, t, 3) for t in tables)
         blocks.append(f'<section class="kodeks-quick__item" markdown>\n\n## {page.link(entry)}\n\n{body}\n\n</section>')
-    return (f'---\ntitle: "{title}"\nhide:\n  - toc\n---\n\n'
+    return (front_matter(title=title, hide=["toc"]) + "\n"
             f'<nav class="kodeks-crumbs" markdown>[{esc_md(g.name.plain(lang))}]({page.to(urls.game_index(game))})</nav>\n\n'
             f"# {esc_md(title)}\n\n"
             f'<p class="kodeks-print-controls"><button type="button" class="md-button" data-print>'
@@ -289,7 +312,6 @@ def pdf_name(faction: str | None = None) -> str:
 
 def print_page(kb: KnowledgeBase, game: str, lang: str, faction: str | None = None) -> str:
     """A print page: the cards of a game (or a faction) laid out on sheets, a roster, and the rules they use."""
-    import html as _html
     from ..cards import content as card_content
     from ..cards import render as card_render
     w = PRINT_WORDS[lang]
@@ -300,11 +322,11 @@ def print_page(kb: KnowledgeBase, game: str, lang: str, faction: str | None = No
     pool = "".join(" ".join(card_render.card_html(env, c, lang, "poker").split()) for c in cards)
     title = w["title"] + " – " + (kb.get(Key(game, "faction", faction)).name.plain(lang) if faction else g.name.plain(lang))
     factions = [f for f in kb.of(game, "faction") if any(u.faction and u.faction.key == f.key for u in kb.of(game, "unit"))]
-    links = [f'<a href="{page.to(cards_path(game))[:-3]}.html">{_html.escape(w["all_factions"])}</a>'] + [
-        f'<a href="{page.to(cards_path(game, f.id))[:-3]}.html">{_html.escape(f.name.plain(lang))}</a>' for f in factions]
-    sizes = "".join(f'<option value="{k}">{_html.escape(v)}</option>' for k, v in w["sizes"].items())
-    rows = "".join(f'<tr><td>{_html.escape(c.title)}</td><td><input type="number" min="0" max="99" value="0" '
-                   f'data-roster-unit="{c.key.id}" aria-label="{_html.escape(w["count"])}: {_html.escape(c.title)}"></td></tr>'
+    links = [f'<a href="{page.to(cards_path(game))[:-3]}.html">{attr(w["all_factions"])}</a>'] + [
+        f'<a href="{page.to(cards_path(game, f.id))[:-3]}.html">{attr(f.name.plain(lang))}</a>' for f in factions]
+    sizes = "".join(f'<option value="{k}">{attr(v)}</option>' for k, v in w["sizes"].items())
+    rows = "".join(f'<tr><td>{attr(c.title)}</td><td><input type="number" min="0" max="99" value="0" '
+                   f'data-roster-unit="{c.key.id}" aria-label="{attr(w["count"])}: {attr(c.title)}"></td></tr>'
                    for c in cards)
     rules = " ".join(card_render.rules_html(kb, card_render.rules_used(cards), lang).split())
     rules = rules.replace('<section class="kr">', '<section class="kr kodeks-rules-sheet">', 1)
@@ -314,7 +336,7 @@ def print_page(kb: KnowledgeBase, game: str, lang: str, faction: str | None = No
                 f'<button type="button" class="md-button md-button--primary" data-print>{w["print"]}</button>'
                 f'<a class="md-button" href="../pdf/{pdf_name(faction).replace(".pdf", "-" + lang + ".pdf")}" download>{w["pdf"]}</a>'
                 f'<span class="kodeks-print-factions">{" · ".join(links)}</span>'
-                f'<details class="kodeks-roster"><summary>{w["roster"]}</summary><p>{_html.escape(w["roster_help"])}</p>'
+                f'<details class="kodeks-roster"><summary>{w["roster"]}</summary><p>{attr(w["roster_help"])}</p>'
                 f'<p><input name="roster" type="text" aria-label="{w["roster"]}" placeholder="id:2, id:1"> '
                 f'<button type="button" class="md-button" data-roster-clear>{w["clear"]}</button></p>'
                 f'<table><thead><tr><th>{w["unit"]}</th><th>{w["count"]}</th></tr></thead><tbody>{rows}</tbody></table>'
@@ -322,7 +344,7 @@ def print_page(kb: KnowledgeBase, game: str, lang: str, faction: str | None = No
     body = raw(f'<div class="kodeks-print" data-kodeks-print>{controls}'
                f'<div class="kodeks-card-pool" hidden>{pool}</div><div class="kodeks-sheets"></div>'
                f'{rules}</div>')
-    return (f'---\ntitle: "{title}"\nhide:\n  - toc\n---\n\n'
+    return (front_matter(title=title, hide=["toc"]) + "\n"
             f'<nav class="kodeks-crumbs" markdown>[{esc_md(g.name.plain(lang))}]({page.to(urls.game_index(game))})</nav>\n\n'
             f"# {esc_md(title)}\n\n{body}\n")
 
@@ -371,7 +393,18 @@ def nav(kb: KnowledgeBase, lang: str) -> list:
             sub.append({PRINT_WORDS[lang]["title"]: [cards_path(gid)] + [
                 {f.name.plain(lang): cards_path(gid, f.id)} for f in card_factions(kb, gid)]})
         items.append({g.name.plain(lang): sub})
-    return items
+    return _theme_titles(items)
+
+
+def _theme_titles(items: list) -> list:
+    """The nav with every title made safe for the theme, which prints titles as HTML."""
+    out = []
+    for item in items:
+        if isinstance(item, dict):
+            out.append({theme_text(k): _theme_titles(v) if isinstance(v, list) else v for k, v in item.items()})
+        else:
+            out.append(item)
+    return out
 
 
 NAV_SECTION = 50  # entries listed in one nav section; longer lists are split

@@ -4,6 +4,11 @@ Each language root gets a web app manifest and a service worker. The worker prec
 (theme and kodeks assets, the search index, the home, game, kind and quick-reference pages), keeps every
 page a player opens, and on request saves a whole game (its page list is <game>/offline.json). A new build
 has a new version in sw.js: the browser installs it, old caches are dropped, pages come from the new build.
+
+The Polish site's root also holds the English site (en/), which has its own worker: each worker answers only
+for its own language's pages and keeps its own cache. Offline, a page that was never saved gets a page that
+says so, in the worker's language, with links home and to the game's page; the worker writes it with absolute
+addresses from its scope, so it is styled at whatever depth it is shown.
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ import os
 from pathlib import Path
 
 from ..model.kb import KnowledgeBase
-from . import urls
+from . import notsaved, themefiles, urls
 
 NAMES = {"pl": ("kodeks – zasady gier bitewnych", "kodeks"), "en": ("kodeks – wargame rules reference", "kodeks")}
 
@@ -49,9 +54,10 @@ def manifest(lang: str) -> dict:
 def shell(site: Path, kb: KnowledgeBase) -> list[str]:
     files = ["./", "index.html", "manifest.webmanifest"]
     for p in sorted((site / "assets").rglob("*")):
-        if p.is_file() and not p.name.endswith(".map") and "/images/" not in p.as_posix() \
-                and "lunr" not in p.as_posix() and p.suffix in (".js", ".css", ".png", ".svg", ".woff2"):
-            files.append(p.relative_to(site).as_posix())
+        rel = p.relative_to(site).as_posix()
+        if p.is_file() and not themefiles.unused(rel) and "/images/" not in rel \
+                and p.suffix in (".js", ".css", ".png", ".svg", ".woff2"):
+            files.append(rel)
     for gid, g in kb.games.items():
         files.append(urls.html_path(urls.game_index(gid)))
         for kind in kb.kinds_of(gid):
@@ -65,25 +71,45 @@ def game_pages(site: Path, game: str) -> list[str]:
     return _files(site, game, (".html",))
 
 
+# Other languages' sites that lie below this one's root, each answered by its own worker.
+NESTED = {"pl": ["en"], "en": []}
+
 SW = r"""/* kodeks service worker (generated). */
 const VERSION = "__VERSION__";
 const SHELL = __SHELL__;
-const CACHE = "kodeks-" + VERSION;
+const NESTED = __NESTED__;
+const NOT_SAVED = __NOT_SAVED__;
+const GAME_LINKS = new Map(Object.entries(__GAME_LINKS__));
+const SCOPE = self.registration.scope;
+// Caches are shared by the whole origin: the Polish and the English worker each keep and clean only their own.
+const PREFIX = "kodeks:" + SCOPE + ":";
+const CACHE = PREFIX + VERSION;
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
 });
 self.addEventListener("activate", (e) => {
-  e.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((k) => k.startsWith("kodeks-") && k !== CACHE)
-    .map((k) => caches.delete(k)))).then(() => self.clients.claim()));
+  // "kodeks-<version>": one name for both languages, before each worker had its own.
+  const stale = (k) => (k.startsWith(PREFIX) && k !== CACHE) || /^kodeks-[0-9a-f]{16}$/.test(k);
+  e.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter(stale).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
 });
+const attr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+function notSaved(url, rest) {
+  const root = attr(SCOPE), game = (GAME_LINKS.get(rest.split("/")[0]) || "").replace(/\{root\}/g, () => root);
+  const fill = { root: root, here: attr(url), game: game };
+  const body = NOT_SAVED.replace(/\{(root|here|game)\}/g, (m, k) => fill[k]);
+  return new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
 self.addEventListener("fetch", (e) => {
   const req = e.request;
-  if (req.method !== "GET" || new URL(req.url).origin !== self.location.origin) return;
+  if (req.method !== "GET" || !req.url.startsWith(SCOPE)) return;
+  const rest = req.url.slice(SCOPE.length);
+  if (NESTED.includes(rest.split(/[/?#]/)[0])) return;  // another language's site, another worker's
   // Cache first (offline at the table), then refresh the copy in the background.
   e.respondWith(caches.open(CACHE).then((c) => c.match(req, { ignoreSearch: true }).then((hit) => {
     const fresh = fetch(req).then((res) => { if (res.ok) c.put(req, res.clone()); return res; });
     if (hit) { fresh.catch(() => null); return hit; }
-    return fresh.catch(() => c.match("index.html"));
+    return fresh.catch(() => (req.mode === "navigate" ? notSaved(req.url, rest) : Response.error()));
   })));
 });
 self.addEventListener("message", (e) => {
@@ -111,6 +137,8 @@ def write(site: Path, kb: KnowledgeBase, lang: str) -> str:
         if (site / gid).is_dir():
             (site / gid / "offline.json").write_text(json.dumps(game_pages(site, gid)), encoding="utf-8")
     version = _version(site)
-    sw = SW.replace("__VERSION__", version).replace("__SHELL__", json.dumps(shell(site, kb)))
+    sw = (SW.replace("__VERSION__", version).replace("__SHELL__", json.dumps(shell(site, kb)))
+          .replace("__NESTED__", json.dumps(NESTED[lang])).replace("__NOT_SAVED__", json.dumps(notsaved.page(site, lang)))
+          .replace("__GAME_LINKS__", json.dumps(notsaved.game_links(kb, lang))))
     (site / "sw.js").write_text(sw, encoding="utf-8")
     return version

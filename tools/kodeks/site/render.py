@@ -2,11 +2,10 @@
 
 A `Page` knows where it sits (its path) and its language, so links come out relative and texts come out
 in the right language (or Polish, marked untranslated). Templates (kodeks/templates/*.md.j2, overridable)
-call these helpers; nothing here reads YAML.
+call these helpers; nothing here reads YAML. Every content string goes through site/escape.py.
 """
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 
@@ -17,16 +16,15 @@ from ..model.kb import KnowledgeBase
 from ..model.text import BiText, Link, RichText
 from ..model.values import Gap, show
 from . import urls
+from .escape import attr, author_markdown, md_text
 from .i18n import t
 
-
-def esc_cell(text: str) -> str:
-    """Make text safe inside a Markdown table cell."""
-    return text.replace("|", "\\|").replace("\n", "<br>")
+esc_md = md_text  # a plain string as Markdown
 
 
-def attr(text: str) -> str:
-    return html.escape(text, quote=True)
+def esc_cell(markdown: str) -> str:
+    """Make rendered Markdown safe inside a Markdown table cell."""
+    return markdown.replace("|", "\\|").replace("\n", "<br>")
 
 
 @dataclass
@@ -60,23 +58,28 @@ class Page:
 
     # --- text ------------------------------------------------------------------------------------
     def link_md(self, label: str, entry: Entry, level: str | None = None) -> str:
+        """A link to an entry, as inline HTML: its title is the entry's summary and its data- attributes feed
+        the previews (assets/kodeks.js). `label` is Markdown already made safe."""
         # The title and attributes of a link to an entry are the same on every page that links to it.
         tails = self.kb.memo("link_md")
         tail = tails.get((entry.key, self.lang, level))
         if tail is None:
             summary = entry.summary.plain(self.lang) if entry.summary else entry.title(self.lang)
-            attrs = f'{{: data-kodeks-kind="{self.w("kind_one")[entry.kind]}" data-kodeks-name="{attr(entry.title(self.lang))}"'
+            tail = (f' title="{attr(summary)}" data-kodeks-kind="{self.w("kind_one")[entry.kind]}"'
+                    f' data-kodeks-name="{attr(entry.title(self.lang))}"')
+            if any(n.type == "ruling" for n in entry.notes):
+                tail += f' data-kodeks-ruling="{attr(self.w("ruling_preview"))}"' 
             if level:
-                attrs += f' data-kodeks-level="{attr(level)}"'
+                tail += f' data-kodeks-level="{attr(level)}"'
                 lv = next((x for x in entry.levels if x.level == level), None)
                 if lv is not None and (lv.text or lv.name):
-                    attrs += f' data-kodeks-level-text="{attr((lv.text or lv.name).plain(self.lang))}"'
-            tail = tails[(entry.key, self.lang, level)] = f' "{attr(summary)}"){attrs} }}'
-        return f'[{label}]({self.href(entry)}{tail}'
+                    tail += f' data-kodeks-level-text="{attr((lv.text or lv.name).plain(self.lang))}"'
+            tails[(entry.key, self.lang, level)] = tail
+        return f'<a href="{urls.html_path(self.href(entry))}"{tail}>{label}</a>'
 
     def rich(self, rich: RichText, autolink: bool = False) -> str:
-        """Markdown for the page. Author text passes through `safe` (raw HTML neutralised), so even content
-        that skipped validation cannot bring a script into the site."""
+        """Markdown for the page. Author text passes through `author_markdown` (raw HTML and attribute lists
+        neutralised), so even content that skipped validation cannot bring a script into the site."""
         out = []
         seen = {link.key for link in rich.links}
         if self.entry is not None:
@@ -86,11 +89,12 @@ class Page:
         for part in rich.parts:
             if isinstance(part, Link):
                 entry = self.kb.get(part.key) if not part.nolink else None
-                out.append(part.label if entry is None else self.link_md(part.label, entry, part.level))
+                label = author_markdown(part.label)
+                out.append(label if entry is None else self.link_md(label, entry, part.level))
             elif autolink and game:
-                out.append(self._autolink(safe(part), game, seen, auto))
+                out.append(self._autolink(author_markdown(part), game, seen, auto))
             else:
-                out.append(safe(part))
+                out.append(author_markdown(part))
         return "".join(out)
 
     def _autolink(self, text: str, game: str, seen: set, auto: set) -> str:
@@ -119,12 +123,15 @@ class Page:
         out.append(text[pos:])
         return "".join(out)
 
-    def text(self, bi: BiText | None, inline: bool = False, autolink: bool = False) -> str:
-        """The text in this page's language; Polish with a visible mark where English is missing."""
+    def text(self, bi: BiText | None, inline: bool = False, autolink: bool = False, top: int = 2) -> str:
+        """The text in this page's language; Polish with a visible mark where English is missing. Headings
+        an author wrote start at level `top` on the page, whatever level they were written at."""
         if bi is None:
             return ""
         rich, translated = bi.get(self.lang)
         body = self.rich(rich, autolink=autolink)
+        if not inline and "#" in body:
+            body = shift_headings(body, top)
         if translated:
             return body
         if inline:
@@ -147,10 +154,10 @@ class Page:
             return f'<span class="kodeks-gap" title="{attr(reason)}">—</span>'
         numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
         unit = fd.unit if fd and numeric else ""
-        return esc_cell(show(v, signed=bool(fd and fd.signed), unit=unit))
+        return md_text(show(v, signed=bool(fd and fd.signed), unit=unit))
 
     def field_label(self, fd: FieldDef) -> str:
-        return f'<abbr title="{attr(fd.name.plain(self.lang))}">{esc_cell(fd.label(self.lang))}</abbr>'
+        return f'<abbr title="{attr(fd.name.plain(self.lang))}">{md_text(fd.label(self.lang))}</abbr>'
 
     def fields_table(self, fields: list[FieldDef], rows: list[tuple[str, dict]], first: str = "") -> str:
         """A Markdown table with one column per field present in any row (the game's order)."""
@@ -168,35 +175,17 @@ class Page:
         return any(isinstance(v, Gap) for g in groups for v in g.values())
 
 
-ALLOWED_TAGS = {"br", "sup", "sub", "em", "strong", "b", "i", "kbd", "abbr", "s", "u", "small", "mark"}
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)([^<>]*)>")
-_BAD_LINK = re.compile(r"\]\(\s*(?:javascript|vbscript|data)\s*:[^)]*\)", re.I)
+_HEADING = re.compile(r"^(#{1,6})(?=[ \t])", re.M)
 
 
-def safe(markdown_text: str) -> str:
-    """Author Markdown with raw HTML neutralised: a few inline tags stay (without attributes), every other
-    tag is shown as text, and script-like link targets are dropped. nh3 cleans what inline HTML remains."""
-    import nh3
-
-    def tag(m: re.Match) -> str:
-        name = m.group(2).lower()
-        if name in ALLOWED_TAGS:
-            return f"<{m.group(1)}{name}>"
-        return html.escape(m.group(0), quote=False)
-
-    text = _BAD_LINK.sub("](#)", markdown_text)
-    text = _TAG.sub(tag, text)
-    if "<" in text:
-        # Keep Markdown intact: clean only the stretches that hold a tag.
-        text = re.sub(r"<[^<>]*>[^<]*</[a-z]+>|<br>", lambda m: nh3.clean(m.group(0), tags=ALLOWED_TAGS,
-                                                                        attributes={}), text)
-    return text
-
-
-def esc_md(text: str) -> str:
-    if "[" not in text and "]" not in text:
-        return text
-    return text.replace("[", "\\[").replace("]", "\\]")
+def shift_headings(markdown: str, top: int) -> str:
+    """Author headings renumbered by rank (the highest becomes `top`, the next `top + 1`...), so a text written
+    with `###` under a page's h1 skips no level."""
+    levels = sorted({len(m.group(1)) for m in _HEADING.finditer(markdown)})
+    if not levels:
+        return markdown
+    rank = {level: min(6, top + i) for i, level in enumerate(levels)}
+    return _HEADING.sub(lambda m: "#" * rank[len(m.group(1))], markdown)
 
 
 def game_of(kb: KnowledgeBase, entry: Entry) -> Game:

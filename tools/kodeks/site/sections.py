@@ -61,27 +61,41 @@ def values_table(page: Page, entry: Entry) -> str:
     rows = []
     for f in fields:
         if f.key in entry.values:
-            rows.append(f"| {esc_cell(page.plain(f.name))} | {page.value(entry.values[f.key], f)} |")
+            rows.append(f"| {esc_md(page.plain(f.name))} | {page.value(entry.values[f.key], f)} |")
     if not rows:
         return ""
     return f'<div class="kodeks-values" markdown>\n\n| {page.w("values")} | |\n|:--|:--|\n' + "\n".join(rows) + "\n\n</div>"
 
 
 def levels(page: Page, entry: Entry) -> str:
+    """An entry's levels. Short texts sit in a table beside the level's values; a level whose text runs to
+    paragraphs or lists gets a section of its own (a table cell would flatten it into one run of text)."""
     kconf = game_of(page.kb, entry).kinds.get(entry.kind)
     fields = [f for f in (kconf.fields if kconf else []) if any(f.key in lv.values for lv in entry.levels)]
-    head = [page.w("level")] + [page.field_label(f) for f in fields]
-    has_text = any(lv.text or lv.name for lv in entry.levels)
-    if has_text:
-        head.append(page.w("summary"))
-    lines = [f"### {page.w('levels')}", "", "| " + " | ".join(head) + " |", "|" + "|".join([":-:"] * len(head)) + "|"]
-    for lv in entry.levels:
-        cells = [f"**{esc_cell(lv.level)}**"] + [page.value(lv.values.get(f.key), f) for f in fields]
+    long_text = any(lv.text and any("\n" in rich.source for _, rich in lv.text.items()) for lv in entry.levels)
+    has_text = not long_text and any(lv.text or lv.name for lv in entry.levels)
+    out = [f"## {page.w('levels')} {{: #levels }}"]
+    if fields or has_text or not long_text:
+        head = [page.w("level")] + [page.field_label(f) for f in fields]
         if has_text:
-            name = f"*{page.cell_text(lv.name)}* " if lv.name else ""
-            cells.append(name + (page.cell_text(lv.text, autolink=True) if lv.text else ""))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+            head.append(page.w("summary"))
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join([":-:"] * (len(head) - has_text) + [":--"] * has_text) + "|"]
+        for lv in entry.levels:
+            cells = [f"**{esc_md(lv.level)}**"] + [page.value(lv.values.get(f.key), f) for f in fields]
+            if has_text:
+                name = f"*{page.cell_text(lv.name)}* " if lv.name else ""
+                cells.append(name + (page.cell_text(lv.text, autolink=True) if lv.text else ""))
+            lines.append("| " + " | ".join(cells) + " |")
+        out.append("\n".join(lines))
+    if long_text:
+        for lv in entry.levels:
+            if not (lv.text or lv.name):
+                continue
+            name = f" — {page.text(lv.name, inline=True)}" if lv.name else ""
+            out.append(f"### {page.w('level')} {esc_md(lv.level)}{name}")
+            if lv.text:
+                out.append(page.text(lv.text, autolink=True, top=4))
+    return "\n\n".join(out)
 
 
 def table(page: Page, tab: Table, level: int = 2) -> str:
@@ -93,7 +107,7 @@ def table(page: Page, tab: Table, level: int = 2) -> str:
             return ""
         if hasattr(c, "get") and hasattr(c, "pl"):
             return page.cell_text(c)
-        return esc_cell(str(c).replace("-", "−") if isinstance(c, (int, float)) and c < 0 else str(c))
+        return esc_md(str(c).replace("-", "−") if isinstance(c, (int, float)) and c < 0 else str(c))
 
     anchor = f" {{#{tab.id}}}" if tab.id else ""
     lines = [f"{'#' * level} {esc_md(page.plain(tab.caption))}{anchor}", "",
@@ -143,13 +157,13 @@ def unit_lists(page: Page, entry: Entry) -> str:
                 rows.append((label, prof.values))
             if not weapon.profiles:
                 rows.append((name, {}))
-        out.append(f"### {page.w('weapons')}\n\n" + (page.fields_table(game.weapon_profile, rows, first=page.w("name"))
+        out.append(f"## {page.w('weapons')}\n\n" + (page.fields_table(game.weapon_profile, rows, first=page.w("name"))
                                                       or "\n".join(f"- {r[0]}" for r in rows)))
     for group, title in (("skills", "skills"), ("equipment", "equipment")):
         uses = getattr(entry, group)
         if not uses:
             continue
-        lines = [f"### {page.w(title)}", ""]
+        lines = [f"## {page.w(title)}", ""]
         for use in uses:
             target = page.kb.get(use.key)
             line = f"- **{page.use(use)}**"
@@ -160,9 +174,9 @@ def unit_lists(page: Page, entry: Entry) -> str:
             if target is not None and target.summary:
                 line += f" — {page.text(target.summary, inline=True)}"
             lines.append(line)
-        out.append("\n".join(lines))
+        out.append("\n".join(lines[:2] + ['<div class="kodeks-direct" markdown>', ""] + lines[2:] + ["", "</div>"]))
     if entry.options:
-        lines = [f"### {page.w('options')}", "", f"| {page.w('options')} | {page.w('cost')} |", "|:--|:-:|"]
+        lines = [f"## {page.w('options')}", "", f"| {page.w('options')} | {page.w('cost')} |", "|:--|:-:|"]
         for opt in entry.options:
             lines.append(f"| {page.cell_text(opt.text, autolink=True)} | {page.value(opt.cost) if opt.cost is not None else ''} |")
         out.append("\n".join(lines))
@@ -173,10 +187,11 @@ def rule_children(page: Page, entry: Entry) -> str:
     kids = page.kb.children(entry) if entry.kind == "rule" else []
     if not kids:
         return ""
-    lines = [f"### {page.w('contents')}", ""]
+    lines = [f"## {page.w('subsections')}", "", '<div class="kodeks-direct" markdown>', ""]
     for kid in kids:
         summ = f" — {page.text(kid.summary, inline=True)}" if kid.summary else ""
         lines.append(f"- {page.link(kid)}{summ}")
+    lines += ["", "</div>"]
     return "\n".join(lines)
 
 
@@ -197,12 +212,36 @@ def term_block(page: Page, entry: Entry) -> str:
     return "  \n".join(rows)
 
 
+def rulings(page: Page, entry: Entry) -> str:
+    """Rulings apart from the rule: what the book does not say outright and the reading kodeks takes, each
+    with the source lines it rests on, in a box of its own right after the entry's text and tables."""
+    found = [n for n in entry.notes if n.type == "ruling"]
+    if not found:
+        return ""
+    out = [f"## {page.w('rulings')} {{: #rulings }}"]
+    for note in found:
+        body = page.text(note.text, autolink=True)
+        if note.lines:
+            body += f"\n\n*{page.w('ruling_basis')}: {page.w('lines')} {esc_md(note.lines)}.*"
+        out.append(f'!!! kodeks-ruling "{page.w("ruling_title")}"\n    ' + body.replace("\n", "\n    "))
+    return "\n\n".join(out)
+
+
+def ruling_badge(page: Page, entry: Entry) -> str:
+    n = sum(note.type == "ruling" for note in entry.notes)
+    if not n:
+        return ""
+    return (f' <a class="kodeks-badge kodeks-badge--ruling" href="#rulings" title="{attr(page.w("ruling_preview"))}">'
+            f'⚖ {page.w("ruling_badge")}{f" ×{n}" if n > 1 else ""}</a>')
+
+
 def notes(page: Page, entry: Entry) -> str:
-    if not entry.notes:
+    others = [n for n in entry.notes if n.type != "ruling"]
+    if not others:
         return ""
     kinds = page.w("note_types")
     out = [f"## {page.w('notes')}"]
-    for note in entry.notes:
+    for note in others:
         body = page.text(note.text, autolink=True).replace("\n", "\n    ")
         style = {"contradiction": "warning", "errata": "danger", "cost-check": "info", "gap": "question",
                  "source-defect": "note", "ruling": "tip", "translation": "abstract", "design": "note"}[note.type]
@@ -227,9 +266,9 @@ def source(page: Page, entry: Entry) -> str:
         title = page.plain(book.title) if book else cit.book
         bits = [f"*{esc_md(title)}*", esc_md(cit.section)]
         if cit.page:
-            bits.append(f"{page.w('page')} {cit.page}")
+            bits.append(f"{page.w('page')} {esc_md(str(cit.page))}")
         if cit.lines:
-            bits.append(f'<span class="kodeks-lines" title="{attr(page.w("lines"))}">{page.w("lines")} {cit.lines}</span>')
+            bits.append(f'<span class="kodeks-lines" title="{attr(page.w("lines"))}">{page.w("lines")} {esc_md(cit.lines)}</span>')
         items.append("- " + ", ".join(bits))
     return f'<div class="kodeks-source" markdown>\n\n**{page.w("source")}**\n\n' + "\n".join(items) + "\n\n</div>"
 
@@ -280,8 +319,8 @@ def card(page: Page, entry: Entry) -> str:
     return raw('<div class="kodeks-card-preview">' + " ".join(html.split()) + "</div>")
 
 
-ALL = ("breadcrumbs", "card", "stats", "unit_lists", "tables", "rule_children", "term_block", "notes", "gaps", "source",
-       "used_by", "see_also")
+ALL = ("breadcrumbs", "card", "stats", "unit_lists", "tables", "rule_children", "term_block", "rulings", "ruling_badge",
+       "notes", "gaps", "source", "used_by", "see_also")
 
 
 def render_all(page: Page, entry: Entry) -> dict[str, str]:

@@ -1,12 +1,11 @@
 /* kodeks cards in the site: every card takes the smallest size its content fits (never clipped; past A6 it
    becomes a front and a back), a print page lays cards out on paper sheets, and a roster (unit:count, in the
-   address so it can be shared) prints only the chosen units, identical cards folded into one. Offline, no server. */
+   address so it can be shared) prints only the chosen units, a count as that many copies. Offline, no server. */
 (function () {
   "use strict";
   var SIZES = { poker: [63, 88], tarot: [70, 120], a6: [105, 148] };
   var ORDER = ["poker", "tarot", "a6"];
   var PAPERS = { a4: [210, 297], letter: [215.9, 279.4] };
-  var MARGIN = 2;
 
   function setSize(card, size) {
     ORDER.forEach(function (s) { card.classList.remove("kc--" + s); });
@@ -60,9 +59,28 @@
     return [front].concat(backs);
   }
 
+  /* Cards edge to edge, as many as the paper holds (four A6 on A4); the same arithmetic as cards/layout.py. */
   function grid(paper, size) {
     var p = PAPERS[paper], c = SIZES[size];
-    return [Math.max(1, Math.floor((p[0] - 2 * MARGIN) / c[0])), Math.max(1, Math.floor((p[1] - 2 * MARGIN) / c[1]))];
+    return [Math.max(1, Math.floor(p[0] / c[0])), Math.max(1, Math.floor(p[1] / c[1]))];
+  }
+
+  function plural(n, one, few, many) {  // Polish: 1 karta, 2-4 (not 12-14) karty, else kart
+    var d = n % 10, h = n % 100;
+    return n === 1 ? one : d >= 2 && d <= 4 && (h < 12 || h > 14) ? few : many;
+  }
+
+  /* What the sheets hold, said in words: a count prints that many cards, which the sheets alone do not tell
+     (each copy is a plain card, no badge). `counted` is [[title, n], ...] for the units asked more than once. */
+  function summary(en, cards, sheets, paper, counted) {
+    var list = counted.map(function (c) { return c[0] + " ×" + c[1]; }).join(", ");
+    if (en) {
+      return "To print: " + cards + (cards === 1 ? " card" : " cards") + " on " + sheets + " " + paper +
+        (sheets === 1 ? " sheet" : " sheets") + (list ? " — " + list + ", each on a card of its own." : ".");
+    }
+    return "Do druku: " + cards + " " + plural(cards, "karta", "karty", "kart") + " na " + sheets + " " +
+      (sheets === 1 ? "arkuszu" : "arkuszach") + " " + paper +
+      (list ? " — " + list + ", każdy na własnej karcie." : ".");
   }
 
   function parseRoster(text) {
@@ -74,6 +92,25 @@
     return out;
   }
 
+  function titleOf(card) {
+    var title = card.querySelector(".kc__title").cloneNode(true);
+    title.querySelectorAll("span").forEach(function (e) { e.remove(); });  // the ruling mark, "(back)"
+    return title.textContent.trim();
+  }
+
+  /* On a screen narrower than what `box` shows (a sheet of paper, an A6 card: `mm()` wide), it shrinks to the
+     column through a zoom (kodeks-cards.css, screen only), so a player sees whole cards, laid out as they print.
+     Returns the function that sets the zoom again (after the content changed). */
+  function zoomToFit(box, mm) {
+    function update() {
+      var zoom = Math.min(1, box.clientWidth / (mm() * 96 / 25.4)).toFixed(3);
+      if (box.style.getPropertyValue("--kodeks-zoom") !== zoom) box.style.setProperty("--kodeks-zoom", zoom);
+    }
+    if (window.ResizeObserver) new ResizeObserver(update).observe(box); else window.addEventListener("resize", update);
+    update();
+    return update;
+  }
+
   function initUnitPages() {
     document.querySelectorAll(".kodeks-card-preview .kc").forEach(function (card) {
       var parts = fit(card, "poker");
@@ -82,6 +119,13 @@
         parent.replaceChild(parts[0], card);
         parts.slice(1).forEach(function (p) { parent.insertBefore(p, after); });
       }
+    });
+    document.querySelectorAll(".kodeks-card-preview").forEach(function (preview) {
+      zoomToFit(preview, function () {
+        return Math.max.apply(null, [].map.call(preview.querySelectorAll(".kc"), function (c) {
+          return SIZES[c.getAttribute("data-size")][0];
+        }).concat([0]));
+      });
     });
   }
 
@@ -99,6 +143,11 @@
     var cards = {};
     pool.querySelectorAll(".kc").forEach(function (c) { cards[c.getAttribute("data-unit")] = c; });
     var counters = root.querySelectorAll("input[data-roster-unit]");
+    var en = (document.documentElement.lang || "pl").indexOf("en") === 0;
+    var said = document.createElement("p");
+    said.className = "kodeks-sheets-summary";
+    said.setAttribute("role", "status");
+    out.parentNode.insertBefore(said, out);
 
     function roster() {
       var list = parseRoster(rosterBox.value).filter(function (r) { return cards[r[0]]; });
@@ -120,19 +169,23 @@
       history.replaceState(null, "", location.pathname + "?" + query.toString());
       out.innerHTML = "";
       out.className = "kodeks-sheets kodeks-sheets--" + paper;
-      var placed = [], used = {};
+      var placed = [], used = {}, copies = 0, counted = [], sheets = 0;
       chosen.forEach(function (r) {
         var card = cards[r[0]].cloneNode(true);
-        var count = card.querySelector(".kc__count");
-        if (r[1] > 1 && count) { count.textContent = "×" + r[1]; count.hidden = false; }
+        // The pool keeps the anchors' ids (the PDF measures with them); copies on the sheets would repeat them.
+        card.querySelectorAll("[id]").forEach(function (e) { e.removeAttribute("id"); });
         (card.getAttribute("data-rules") || "").split(" ").forEach(function (k) { if (k) used[k] = true; });
         // Measure at the target size in a hidden staging area, then place.
         var stage = document.createElement("div");
         stage.className = "kodeks-stage";
         stage.appendChild(card);
         document.body.appendChild(stage);
-        fit(card, size).forEach(function (c) { placed.push(c); });
+        var parts = fit(card, size);
         document.body.removeChild(stage);
+        // A count of n is n cards to cut out, each whole (a front with its backs), not one card marked ×n.
+        for (var n = 0; n < r[1]; n++) parts.forEach(function (c) { placed.push(n ? c.cloneNode(true) : c); });
+        copies += r[1];
+        if (r[1] > 1) counted.push([titleOf(card), r[1]]);
       });
       ORDER.forEach(function (s) {
         var group = placed.filter(function (c) { return c.getAttribute("data-size") === s; });
@@ -143,8 +196,11 @@
           sheet.style.setProperty("--cols", g[0]);
           group.slice(i, i + per).forEach(function (c) { sheet.appendChild(c); });
           out.appendChild(sheet);
+          sheets++;
         }
       });
+      said.textContent = summary(en, copies, sheets, paperSel.options[paperSel.selectedIndex].text, counted);
+      fitWidth();
       if (rules) {
         var any = false;
         rules.querySelectorAll("[data-rule]").forEach(function (r) {
@@ -172,6 +228,7 @@
     counters.forEach(function (input) { input.addEventListener("change", fromCounters); });
     var clear = root.querySelector("[data-roster-clear]");
     if (clear) clear.addEventListener("click", function () { rosterBox.value = ""; render(); });
+    var fitWidth = zoomToFit(out, function () { return PAPERS[paperSel.value][0]; });
     var pageStyle = document.createElement("style");
     function setPaper() {
       var p = PAPERS[paperSel.value];

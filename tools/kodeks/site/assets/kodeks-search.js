@@ -238,16 +238,25 @@
     return { hits: ranked.slice(0, limit || 20), analysis: q };
   }
 
+  // "1 wynik, 2 wyniki, 5 wyników, 22 wyniki, 112 wyników": Polish takes "wyniki" after a last digit of 2 to 4,
+  // except in 12 to 14.
+  function count(n, lang) {
+    if (lang === "en") return n === 1 ? "1 result" : n + " results";
+    if (n === 1) return "1 wynik";
+    var last = n % 10, tens = n % 100;
+    return n + (last >= 2 && last <= 4 && (tens < 12 || tens > 14) ? " wyniki" : " wyników");
+  }
+
   function render(ix, box, query) {
     var list = box.querySelector(".md-search-result__list");
     var meta = box.querySelector(".md-search-result__meta");
     var t = ix.lang === "en"
-      ? { none: "Nothing found", one: "1 result", many: " results", hint: "Type to search" }
-      : { none: "Nic nie znaleziono", one: "1 wynik", many: " wyników", hint: "Wpisz, czego szukasz" };
+      ? { none: "Nothing found", hint: "Type to search" }
+      : { none: "Nic nie znaleziono", hint: "Wpisz, czego szukasz" };
     list.innerHTML = "";
     if (!words(query).length) { meta.textContent = t.hint; return; }
     var res = search(ix, query, 30, currentGame(ix));
-    meta.textContent = res.hits.length === 0 ? t.none : res.hits.length === 1 ? t.one : res.hits.length + t.many;
+    meta.textContent = res.hits.length === 0 ? t.none : count(res.hits.length, ix.lang);
     var root = base() + "/";
     var prefix = ix.lang === "en" ? "en/" : "";
     res.hits.forEach(function (hit) {
@@ -281,7 +290,12 @@
     var timer = null;
     function run() { load(function (ix) { render(ix, box, input.value); }); }
     state.shown = function () { if (words(input.value).length) run(); };
-    input.addEventListener("focus", function () { load(function () {}); });
+    // At 960 px and wider the box sits in the header and is clicked directly: opening the panel is then
+    // this script's job (Material's own search, which would do it, is not loaded).
+    input.addEventListener("focus", function () {
+      if (!toggle.checked) { toggle.checked = true; toggle.dispatchEvent(new Event("change")); }
+      load(function () {});
+    });
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 80); });
     input.addEventListener("keydown", function (e) {
       if (e.key === "Enter") {
@@ -303,7 +317,7 @@
     if (params.get("q")) { toggle.checked = true; input.value = params.get("q"); run(); }
   }
 
-  window.kodeksSearch = { fold: fold, words: words, search: function (q, limit, prefer) {
+  window.kodeksSearch = { fold: fold, words: words, count: count, search: function (q, limit, prefer) {
     if (!state.index && window.KODEKS_INDEX) state.index = prepare(window.KODEKS_INDEX);
     return state.index ? search(state.index, q, limit, prefer === undefined ? currentGame(state.index) : prefer) : null;
   }, load: load };

@@ -45,12 +45,36 @@
   if (!document.querySelector("meta[name=kodeks-live]")) return;
   var root = document.querySelector("link[rel=stylesheet][href*='assets/kodeks.css']");
   var url = "/__kodeks/version";
-  var seen = null, failures = 0;
+  var seen = null, failures = 0, banner = null;
+  // After a broken save the server keeps the last good site and says why in `error` and `problems`
+  // (path:line:col: ...): the author sees it here, not only in the terminal. Text only: the lines quote content.
+  function showError(d) {
+    if (!d.error) { if (banner) { banner.remove(); banner = null; } return; }
+    if (!banner) {
+      banner = document.createElement("div");
+      banner.className = "kodeks-live-error";
+      banner.setAttribute("role", "alert");
+      banner.style.cssText = "position:fixed;left:0;right:0;bottom:0;z-index:1000;max-height:45vh;overflow:auto;" +
+        "margin:0;padding:.6em 1em;background:#b71c1c;color:#fff;font:13px/1.45 monospace;white-space:pre-wrap;" +
+        "box-shadow:0 -2px 8px rgba(0,0,0,.4)";
+      document.body.appendChild(banner);
+    }
+    banner.textContent = "";
+    var title = document.createElement("strong");
+    title.textContent = "kodeks serve: " + d.error + " (this page shows the last good build)";
+    banner.appendChild(title);
+    (d.problems || []).forEach(function (line) {
+      var p = document.createElement("div");
+      p.textContent = line;
+      banner.appendChild(p);
+    });
+  }
   function poll() {
     fetch(url, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : Promise.reject(); })
       .then(function (d) {
         failures = 0;
         if (seen === null) seen = d.version; else if (d.version !== seen) { location.reload(); return; }
+        showError(d);
         setTimeout(poll, 1000);
       })
       .catch(function () { if (++failures < 3) setTimeout(poll, 2000); });
@@ -101,6 +125,8 @@
     }
     var summary = a.getAttribute("data-kodeks-summary");
     if (summary) text(p, "p", "kodeks-preview__summary", summary);
+    var ruling = a.getAttribute("data-kodeks-ruling");
+    if (ruling) text(p, "p", "kodeks-preview__ruling", "⚖ " + ruling);
     var open = document.createElement("a");
     open.className = "kodeks-preview__open";
     open.href = a.href;
@@ -131,6 +157,8 @@
       a.addEventListener("blur", function () { if (!coarse) scheduleHide(); });
       a.addEventListener("click", function (e) {
         if (!coarse || current === a) return;  // the second tap on the same link follows it
+        // Where the line already shows the summary (index lists and tables), a preview would only repeat it.
+        if (a.closest(".kodeks-direct")) return;
         e.preventDefault();
         show(a);
       });
@@ -189,4 +217,54 @@ document.addEventListener("click", function (e) {
       });
     });
   });
+})();
+
+/* kodeks wide tables and abbreviations: a table that scrolls sideways in its box can be reached and scrolled
+   by keyboard too, and on a touch screen a tap on a column's abbreviation names it in full (a title alone
+   shows only on hover). */
+(function () {
+  "use strict";
+  var en = (document.documentElement.lang || "pl").indexOf("en") === 0;
+  var coarse = window.matchMedia && window.matchMedia("(hover: none), (pointer: coarse)").matches;
+  function focusable() {
+    document.querySelectorAll(".md-typeset__table, .md-typeset__scrollwrap, .kodeks-card-preview, .kodeks-sheets").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth + 1) {
+        if (!box.hasAttribute("tabindex")) {
+          box.setAttribute("tabindex", "0");
+          box.setAttribute("role", "region");
+          box.setAttribute("aria-label", en ? "Table, scrolls sideways" : "Tabela, przewijana w bok");
+        }
+      } else if (box.getAttribute("role") === "region") {
+        box.removeAttribute("tabindex"); box.removeAttribute("role"); box.removeAttribute("aria-label");
+      }
+    });
+  }
+  var tip = null;
+  function name(abbr) {
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.className = "kodeks-abbr-tip";
+      tip.setAttribute("role", "status");
+      document.body.appendChild(tip);
+    }
+    tip.textContent = abbr.textContent.trim() + ": " + abbr.getAttribute("data-title");
+    var r = abbr.getBoundingClientRect();
+    tip.hidden = false;
+    var left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + window.innerWidth - tip.offsetWidth - 8));
+    tip.style.left = left + "px";
+    tip.style.top = (r.bottom + window.scrollY + 4) + "px";
+  }
+  function init() {
+    document.querySelectorAll(".md-typeset th abbr[title]").forEach(function (abbr) {
+      abbr.setAttribute("data-title", abbr.title);
+      abbr.setAttribute("tabindex", "0");
+      if (coarse) abbr.addEventListener("click", function (e) { e.stopPropagation(); name(abbr); });
+      abbr.addEventListener("keydown", function (e) { if (e.key === "Enter") name(abbr); });
+    });
+    document.addEventListener("click", function () { if (tip) tip.hidden = true; });
+    focusable();
+    setTimeout(focusable, 300);  // after the theme has wrapped the tables
+    window.addEventListener("resize", focusable);
+  }
+  if (document.readyState === "complete") init(); else window.addEventListener("load", init);
 })();
