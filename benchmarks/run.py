@@ -182,6 +182,13 @@ def main() -> int:
                 goals.append((f"Lighthouse {name} (perf / a11y / best practices)",
                               " / ".join(f"{v:.0f}" for v in scores.values()), ">= 95 each", ok))
 
+    note("odds: Infinity face to face, burst 5 against burst 3, with the damage step")
+    py_ms, js_ms = odds_timing(browser=not args.no_browser)
+    table.add("odds (Infinity shooting B5 vs B3, 3 ARM rolls)", "Python / Chromium, median", col,
+              f"{py_ms:.1f} / " + (f"{js_ms:.2f} ms" if js_ms is not None else "- ms"))
+    if js_ms is not None:
+        goals.append(("odds: face to face B5 vs B3 with damage, Chromium", f"{js_ms:.2f} ms", "<= 5 ms", js_ms <= 5))
+
     # -- synthetic content -----------------------------------------------------------------------------------
     for n in sizes:
         col = f"{n // 1000}k"
@@ -323,6 +330,47 @@ def main() -> int:
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+ODDS_CASE = ("infinity", "shooting", {"burst": 5, "def_burst": 3, "armour_rolls": 3})
+
+
+def odds_timing(browser: bool = True, runs: int = 30) -> tuple[float, float | None]:
+    """Median milliseconds of one odds calculation (ODDS_CASE, from the shipped game.yaml): the exact Python
+    evaluator (fractions) and assets/kodeks-odds.js in Chromium (what the site runs); None without a browser."""
+    import yaml as pyyaml
+    sys.path.insert(0, str(ROOT / "tools"))
+    from kodeks.model.ids import parse_ref
+    from kodeks.odds import evaluate, model
+    game, calc_id, values = ODDS_CASE
+    decl = pyyaml.safe_load((ROOT / "content" / game / "game.yaml").read_text(encoding="utf-8"))["odds"]
+    odds = model.build(decl, game, lambda r: parse_ref(r, game))
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        evaluate.evaluate(odds, odds.calculator(calc_id), values)
+        times.append((time.perf_counter() - t) * 1000)
+    py_ms = statistics.median(times)
+    if not browser or not os.path.exists("/usr/bin/chromium"):
+        return py_ms, None
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        page = b.new_page()
+        page.add_script_tag(path=str(ROOT / "tools" / "kodeks" / "site" / "assets" / "kodeks-odds.js"))
+        js_ms = page.evaluate("""([decl, id, values, runs]) => {
+            for (let i = 0; i < 5; i++) KodeksOdds.evaluate(decl, id, values);  // warm up the JIT
+            const times = [];  // batches of 10: the browser's clock is coarser than one run
+            for (let i = 0; i < runs; i++) {
+                const t = performance.now();
+                for (let j = 0; j < 10; j++) KodeksOdds.evaluate(decl, id, values);
+                times.push((performance.now() - t) / 10);
+            }
+            times.sort((a, b) => a - b);
+            return times[Math.floor(times.length / 2)];
+        }""", [json.loads(json.dumps(decl)), calc_id, values, runs])
+        b.close()
+    return py_ms, js_ms
 
 
 def _memory_gb() -> float:

@@ -172,6 +172,12 @@ def test_the_games_menu_shows_every_game_on_a_phone(real_build, browser):
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
     page.goto((real_build / "infinity" / "index.html").as_uri())
+    # Closed, the menu covers nothing: the page under the header takes the taps.
+    covered = page.evaluate("""() => { const out = [];
+        for (let y = 60; y < 400; y += 20) for (let x = 10; x < 390; x += 40) {
+          const e = document.elementFromPoint(x, y); if (e && e.closest('.md-select')) out.push([x, y]); }
+        return out; }""")
+    assert covered == [], f"the closed games menu covers the page at {covered[:5]}"
     page.locator(".kodeks-games .md-header__button").first.tap()
     page.wait_for_timeout(400)  # the theme's opening transition
     box = page.evaluate("(() => { const r = document.querySelector('.kodeks-games .md-select__inner')"
@@ -214,14 +220,17 @@ def test_in_a_list_that_shows_summaries_a_tap_follows_the_link(real_build, brows
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
     page.goto((real_build / "infinity" / "rule" / "index.html").as_uri())
-    link = page.locator("article .kodeks-direct a[data-kodeks-kind]").first
+    link = page.locator("article .kodeks-direct a[data-kodeks-kind]").nth(2)
     href = link.get_attribute("href")
+    link.evaluate("a => a.scrollIntoView({block: 'center'})")  # clear of the fixed header
     with page.expect_navigation():
         link.tap()
     assert page.url.endswith(href.split("/")[-1])
     # In running text, the first tap still previews.
     page.goto((real_build / "infinity" / "skill" / "martial-arts.html").as_uri())
-    page.locator("article p a[data-kodeks-kind]").first.tap()
+    inline = page.locator("article p a[data-kodeks-kind]").first
+    inline.evaluate("a => a.scrollIntoView({block: 'center'})")
+    inline.tap()
     assert page.locator(".kodeks-preview").is_visible()
     ctx.close()
 

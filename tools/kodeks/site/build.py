@@ -97,6 +97,8 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
     shutil.copytree(HERE / "assets", docs / "assets")
     from ..search import browser, index
     browser.write(docs / "assets", search or index.build(kb, lang))
+    from . import odds_pages
+    odds_pages.write(kb, lang, docs / "assets")
     if pdf_cache is not None:
         from ..cards.publish import publish
         publish(kb, lang, docs, pdf_cache)

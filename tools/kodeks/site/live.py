@@ -307,9 +307,14 @@ class LiveSite:
             self.renderers = None
 
     def write_search_index(self) -> None:
+        """The data the browser reads besides the pages: the search index and the odds calculator's prefills
+        (a saved unit's stats change what its chances panel starts from)."""
         from ..search import browser, index
+        from . import odds_pages
         for lang in LANGS:
-            browser.write((self.site if lang == "pl" else self.site / "en") / "assets", index.build(self.kb, lang))
+            assets = (self.site if lang == "pl" else self.site / "en") / "assets"
+            browser.write(assets, index.build(self.kb, lang))
+            odds_pages.write(self.kb, lang, assets)
 
 
 def _nav_facts(entry) -> tuple:

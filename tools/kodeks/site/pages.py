@@ -12,7 +12,7 @@ from ..model.entry import Entry
 from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..textfold import fold
-from . import sections, urls
+from . import odds_pages, sections, urls
 from .rawhtml import raw
 from .escape import attr, front_matter, md_text, title as theme_text
 from .render import Page, esc_cell, esc_md
@@ -229,7 +229,7 @@ def game_page(env, kb: KnowledgeBase, game: str, lang: str) -> str:
 
 def _shortcuts(page: Page, g) -> str:
     """One tap from a game's home to what a player opens most: its quick reference, then game.yaml's
-    `shortcuts` (turn sequence, tests, shooting, close combat...)."""
+    `shortcuts` (turn sequence, tests, shooting, close combat...), then its odds calculator, if it has dice."""
     links = []
     if g.quick_reference:
         links.append(f'<a class="md-button md-button--primary" href="{urls.html_path(page.to(quick_path(g.id)))}">'
@@ -238,6 +238,9 @@ def _shortcuts(page: Page, g) -> str:
         entry = page.kb.get(key)
         if entry is not None:
             links.append(f'<a class="md-button" href="{urls.html_path(page.href(entry))}">{md_text(entry.title(page.lang))}</a>')
+    if odds_pages.has_odds(page.kb, g.id):
+        links.append(f'<a class="md-button md-button--primary" href="{urls.html_path(page.to(odds_pages.odds_path(g.id)))}">'
+                     f'{odds_pages.WORDS[page.lang]["title"]}</a>')
     if not links:
         return ""
     return f'<nav class="kodeks-shortcuts" aria-label="{attr(page.w("shortcuts"))}">' + "".join(links) + "</nav>"
@@ -367,6 +370,8 @@ def makers(kb: KnowledgeBase, lang: str, env: jinja2.Environment) -> dict[str, C
     for gid, g in kb.games.items():
         if g.quick_reference:
             out[quick_path(gid)] = partial(quick_page, kb, gid, lang)
+        if odds_pages.has_odds(kb, gid):
+            out[odds_pages.odds_path(gid)] = partial(odds_pages.page, kb, gid, lang)
         if kb.of(gid, "unit"):
             out[cards_path(gid)] = partial(print_page, kb, gid, lang)
             for faction in card_factions(kb, gid):
@@ -386,6 +391,8 @@ def nav(kb: KnowledgeBase, lang: str) -> list:
         sub: list = [urls.game_index(gid)]
         if g.quick_reference:
             sub.append({QUICK_WORDS[lang]["title"]: quick_path(gid)})
+        if odds_pages.has_odds(kb, gid):
+            sub.append({odds_pages.WORDS[lang]["title"]: odds_pages.odds_path(gid)})
         for kind in kb.kinds_of(gid):
             kind_items: list = [urls.kind_index(gid, kind)] + _kind_nav(kb, gid, kind, lang)
             sub.append({_kind_name(kb, page, gid, kind): kind_items})

@@ -64,6 +64,7 @@ def shell(site: Path, kb: KnowledgeBase) -> list[str]:
             files.append(urls.html_path(urls.kind_index(gid, kind)))
         if g.quick_reference:
             files.append(f"{gid}/quick.html")
+        files.append(f"{gid}/odds.html")  # the odds calculator, where the game has one (kept only if it exists)
     return [f for f in files if f in ("./",) or (site / f).exists()]
 
 

@@ -319,7 +319,13 @@ def card(page: Page, entry: Entry) -> str:
     return raw('<div class="kodeks-card-preview">' + " ".join(html.split()) + "</div>")
 
 
-ALL = ("breadcrumbs", "card", "stats", "unit_lists", "tables", "rule_children", "term_block", "rulings", "ruling_badge",
+def odds(page: Page, entry: Entry) -> str:
+    """A unit's or weapon's chances panel, in a game that declares its dice (site/odds_pages.py)."""
+    from .odds_pages import panel
+    return panel(page, entry)
+
+
+ALL = ("breadcrumbs", "card", "stats", "odds", "unit_lists", "tables", "rule_children", "term_block", "rulings", "ruling_badge",
        "notes", "gaps", "source", "used_by", "see_also")
 
 
