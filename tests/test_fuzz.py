@@ -46,7 +46,8 @@ def test_the_attack_structures_end_in_located_errors(mini, seed):
     kind, data = attack(rnd, [REAL[rnd.randrange(len(REAL))].read_bytes()])
     started = time.monotonic()
     _check(mini, data, kind)
-    assert time.monotonic() - started < 30, "no hang"
+    # A hang guard, not a speed goal: far above the 1-2 s a case takes, so a busy machine never trips it.
+    assert time.monotonic() - started < 600, "no hang"
 
 
 @settings(max_examples=60, deadline=None)

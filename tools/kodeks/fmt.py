@@ -117,6 +117,11 @@ def format_text(text: str, game_file: bool = False) -> str:
         pos = Pos(mark.line + 1, mark.column + 1) if mark is not None else Pos()
         raise FormatError(pos, f"YAML syntax: {exc.problem or exc.context}",
                           "run kodeks validate for the details") from None
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+        # ruamel's own constructors fail on some odd scalars (a float such as `1e2e3` splits into three
+        # parts): what it cannot read, fmt cannot format; validate, with libyaml, says where the value is.
+        raise FormatError(Pos(), f"YAML that fmt's reader cannot read ({type(exc).__name__}: {exc})",
+                          "run kodeks validate for the details") from None
     if data is None:
         return text
     order = GAME_ORDER if game_file else ENTRY_ORDER
