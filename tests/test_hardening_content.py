@@ -1,13 +1,12 @@
 """Issue 23, reading, checking and formatting content: each attack of the 2026-11-28 report (sections 5, 6, 7,
 8's regex, 9, 10 and its other findings) ends in a located message, never a crash, a hang or silence."""
-import json
 import os
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import MINI, run_kodeks
+from conftest import run_kodeks
 from kodeks.checks import placeholders
 from kodeks.content.depth import MAX_DEPTH, too_deep
 from kodeks.content.yamlfile import _yaml, read_yaml

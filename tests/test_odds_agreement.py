@@ -196,10 +196,10 @@ def _warzone_4_1(cid: str, v: dict) -> dict:
         return {"hits": [1 - p, p]}
     if cid == "shooting":
         target, n, jam = v["ws"] + v["band_mod"] + v["mod"], v["shots"], v["jam"]
-        dam, bonus_key = v["dam"], "dam"
+        dam = v["dam"]
     else:
         target, n, jam = v["ww"] + v["weapon_mod"] + v["mod"], v["attacks"], 21
-        dam, bonus_key = v["s"] + v["dam_bonus"], "s"
+        dam = v["s"] + v["dam_bonus"]
     ok = _wz41_test(target)
 
     def category(r):

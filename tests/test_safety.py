@@ -7,8 +7,6 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from conftest import ROOT, run_kodeks
 
 THEME_INLINE = ("var palette=__md_get(", "var target=document.getElementById(location.hash", "__md_scope=new URL(")

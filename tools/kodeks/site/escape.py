@@ -18,7 +18,6 @@ untrusted. Each reaches a page through one of the functions here:
 """
 from __future__ import annotations
 
-import html
 import re
 
 # --- plain strings -----------------------------------------------------------------------------------

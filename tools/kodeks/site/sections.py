@@ -5,7 +5,7 @@ from ..model.entry import Entry, Table
 from ..model.values import Gap
 from . import urls
 from .rawhtml import raw
-from .render import Page, attr, esc_cell, esc_md, game_of
+from .render import Page, attr, esc_md, game_of
 
 
 def _gap_legend(page: Page) -> str:
