@@ -134,8 +134,10 @@ def build(content: Optional[Path] = ContentOpt,
           out_dir: Optional[Path] = typer.Option(None, "--out", help="Where to build (default: build/)."),
           templates: Optional[Path] = typer.Option(None, "--templates", help="A folder of templates that override kodeks' own."),
           sequential: bool = typer.Option(False, "--sequential", help="Build the two languages one after the other."),
-          no_pdf: bool = typer.Option(False, "--no-pdf", help="Skip the card PDFs offered for download (faster previews).")) -> None:
-    """Validate, then build the bilingual site into build/site (PL at /, EN at /en/)."""
+          no_pdf: bool = typer.Option(False, "--no-pdf", help="Skip the card PDFs offered for download (faster previews)."),
+          clean: bool = typer.Option(False, "--clean", help="Render every page again, not only those whose content changed.")) -> None:
+    """Validate, then build the bilingual site into build/site (PL at /, EN at /en/). Only pages whose
+    content changed since the last build are rendered again; --clean renders all."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from .site.build import BuildError, build_site
@@ -156,7 +158,7 @@ def build(content: Optional[Path] = ContentOpt,
         try:
             result = build_site(checked.kb, root, out_dir, templates,
                                 progress=lambda step: progress.update(task, description=f"building: {step}"),
-                                parallel=not sequential, pdf=not no_pdf)
+                                parallel=not sequential, pdf=not no_pdf, content=content_dir, clean=clean)
         except BuildError as exc:
             progress.stop()
             err.print(f"build failed: {exc}", style="bold red", markup=False, soft_wrap=True)
@@ -173,6 +175,11 @@ def _summary(checked: Checked, result, root: Path) -> None:
     table.add_row("games", str(len(kb.games)))
     table.add_row("entries", str(len(kb.entries)))
     table.add_row("pages", f"{result.pages.get('pl', 0)} Polish, {result.pages.get('en', 0)} English")
+    if result.unchanged:
+        table.add_row("rendered", "none: nothing changed since the last build")
+    elif all(result.rendered.get(lang) is not None for lang in ("pl", "en")):
+        table.add_row("rendered", f"{result.rendered['pl']} Polish, {result.rendered['en']} English "
+                                  f"(the others are as the last build made them)")
     table.add_row("redirects", str(result.redirects))
     table.add_row("warnings", str(len(checked.problems.warnings)))
     table.add_row("time", f"{result.seconds:.1f} s")

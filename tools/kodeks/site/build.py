@@ -26,7 +26,7 @@ import yaml as pyyaml  # mkdocs' own dependency; writes the generated mkdocs con
 from ..model.kb import KnowledgeBase
 from ..outdir import OutputError, claim, disk_full, explain, make, mark, ours
 from ..project import gc_paused
-from . import escape, pages, urls
+from . import escape, pages, record, urls
 from .mkdocs_worker import PAGES
 
 LANGS = ("pl", "en")
@@ -41,6 +41,8 @@ class BuildResult:
     seconds: float = 0.0
     redirects: int = 0
     search_docs: dict[str, int] = field(default_factory=dict)
+    rendered: dict[str, int] = field(default_factory=dict)  # pages that went through mkdocs, per language
+    unchanged: bool = False  # nothing the site is made from changed since the last build: nothing was done
 
 
 class BuildError(Exception):
@@ -114,6 +116,7 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
                                    for gid, g in sorted(kb.games.items(), key=lambda kv: kv[1].name.plain(lang))]},
     }
     path = work / lang / "mkdocs.yml"
+    (work / lang / "key.txt").write_text(record.language_key(config, base_config(root)), encoding="utf-8")
     # libyaml's emitter: the nav of a large game is thousands of items (10k entries: 1 s -> 0.1 s).
     dumper = getattr(pyyaml, "CSafeDumper", pyyaml.SafeDumper)
     path.write_text(pyyaml.dump(config, Dumper=dumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
@@ -137,15 +140,21 @@ class Mkdocs:
         path = os.environ.get("PYTHONPATH")
         self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parents[1])] + ([path] if path else []))}
 
-    def submit(self, lang: str, config: Path) -> None:
-        """Build the site of `config`, with the pages write_language put beside it if it did so."""
+    def submit(self, lang: str, config: Path, old_site: Path | None = None, incremental: bool = False) -> None:
+        """Build the site of `config`, with the pages write_language put beside it if it did so. With
+        `incremental`, pages made from the same inputs as in `old_site` are taken from it (site/partial.py)."""
         result, errors = config.with_name("mkdocs-result.json"), config.with_name("mkdocs-stderr.txt")
         for stale in (result, errors):
             stale.unlink(missing_ok=True)
         pages_file = config.with_name(PAGES)
         with errors.open("wb") as err:
+            extra = ([str(pages_file)] if pages_file.exists() else [])
+            if incremental:
+                extra += ["--key", config.with_name("key.txt").read_text(encoding="utf-8")]
+                if old_site is not None:
+                    extra += ["--old", str(old_site)]
             proc = subprocess.Popen([sys.executable, "-m", "kodeks.site.mkdocs_worker", str(config), str(result),
-                                     str(os.getpid())] + ([str(pages_file)] if pages_file.exists() else []),
+                                     str(os.getpid())] + extra,
                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=self.env)
         self.procs[lang] = (proc, result, errors)
         self.outcomes.pop(lang, None)
@@ -180,6 +189,10 @@ class Mkdocs:
     def warnings(self) -> dict[str, list[str]]:
         """Wait for every language; its warnings (a broken link is one), or BuildError if mkdocs failed."""
         return {lang: self._result(lang) for lang in self.procs}
+
+    def rendered(self, lang: str) -> int | None:
+        """How many pages of `lang` went through mkdocs in an incremental build (None: not counted)."""
+        return self.outcomes.get(lang, {}).get("rendered")
 
     def __enter__(self) -> "Mkdocs":
         return self
@@ -281,21 +294,45 @@ def recover(out: Path) -> None:
 
 
 def build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | None = None,
-               progress=None, parallel: bool = True, pdf: bool = True) -> BuildResult:
+               progress=None, parallel: bool = True, pdf: bool = True, content: Path | None = None,
+               clean: bool = False) -> BuildResult:
     """Build both languages into out/site (and the command line's index into out/search). Raises BuildError
-    (old site untouched) on failure, also when out/site or out/search is a folder kodeks did not make."""
+    (old site untouched) on failure, also when out/site or out/search is a folder kodeks did not make.
+
+    The build remembers (site/record.py): with `content` (the folder `kb` was read from) and nothing it
+    reads changed since the last build, nothing is done; otherwise only pages whose inputs changed are
+    rendered, the others are taken from the last site. `clean` renders every page."""
     with reported():
-        return _build_site(kb, root, out, template_dir, progress, parallel, pdf)
+        return _build_site(kb, root, out, template_dir, progress, parallel, pdf, content, clean)
+
+
+def _last_site(out: Path, clean: bool) -> Path | None:
+    """The last complete site, if a build may take pages from it."""
+    site = out / "site"
+    if clean or not site.is_dir() or site.is_symlink() or not ours(site):
+        return None
+    return site
 
 
 def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | None, progress, parallel: bool,
-                pdf: bool) -> BuildResult:
+                pdf: bool, content: Path | None, clean: bool) -> BuildResult:
     start = time.perf_counter()
     out = out.absolute()  # mkdocs reads the paths in the generated config relative to the config's folder
     for made in ("site", "search"):  # before any work: a folder of the user's stops the build at once
         claim(out / made)
     out.mkdir(parents=True, exist_ok=True)
     recover(out)
+    last = _last_site(out, clean)
+    before = record.read(last) if last is not None else {}
+    sources = None
+    if content is not None:
+        sources = record.sources(content, base_config(root), template_dir, {"pdf": pdf})
+        if before.get("sources") == sources and all(_search_made(out / "search" / lang) == before.get("search", {}).get(lang)
+                                                   for lang in LANGS):
+            return BuildResult(site=out / "site", pages=dict(before.get("pages", {})), unchanged=True,
+                               rendered={lang: 0 for lang in LANGS}, redirects=before.get("redirects", 0),
+                               search_docs=dict(before.get("search_docs", {})),
+                               seconds=time.perf_counter() - start)
     for stale in out.glob(".work-*"):
         if _work_folder(stale) and not _alive(stale.name):
             shutil.rmtree(stale, ignore_errors=True)  # left by a killed build
@@ -320,17 +357,27 @@ def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | N
                                                                 search=searches[lang], pages_file=True)
                 if progress:
                     progress(f"mkdocs ({lang.upper()})")
-                mkdocs.submit(lang, config)  # in parallel, the next language's pages are written meanwhile
+                old = None if last is None else (last if lang == "pl" else last / "en")
+                # in parallel, the next language's pages are written meanwhile
+                mkdocs.submit(lang, config, old_site=old, incremental=True)
             if progress:
                 progress("search index")
             # The command line's index is written while mkdocs renders (in parallel mode), into the work
-            # folder: it replaces the old one only with the site.
+            # folder: it replaces the old one only with the site. An index made from the same documents is
+            # kept as it is.
+            search_digests = {}
             with gc_paused():
                 for lang in LANGS:
+                    search_digests[lang] = _search_digest(searches[lang])
+                    if _search_made(out / "search" / lang) == search_digests[lang]:
+                        result.search_docs[lang] = len(searches[lang].docs)
+                        continue
                     result.search_docs[lang] = build_engine(kb, lang, work / "search" / lang, searches[lang])
+                    (work / "search" / lang / SEARCH_DIGEST).write_text(search_digests[lang], encoding="utf-8")
             if progress:
                 progress("mkdocs")
             warnings = mkdocs.warnings()
+            result.rendered = {lang: mkdocs.rendered(lang) for lang in LANGS}
         for lang, ws in warnings.items():
             result.warnings += [f"[{lang}] {w}" for w in ws]
         if result.warnings:
@@ -346,9 +393,13 @@ def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | N
         os.rename(work / "en" / "site", site / "en")
         result.redirects = write_redirects(kb, site)
         mark(site)
+        record.write(site, {"sources": sources, "pages": result.pages, "redirects": result.redirects,
+                            "search": search_digests, "search_docs": result.search_docs})
         claim(out / "search")  # again: it may have appeared while mkdocs ran
         make(out / "search")
         for lang in LANGS:
+            if not (work / "search" / lang).exists():
+                continue  # kept
             final = out / "search" / lang
             shutil.rmtree(final, ignore_errors=True)
             os.rename(work / "search" / lang, final)
@@ -360,3 +411,23 @@ def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | N
         return result
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+SEARCH_DIGEST = "made-from.txt"  # in each language's command-line index: the digest of what it was made from
+
+
+def _search_made(folder: Path) -> str | None:
+    try:
+        return (folder / SEARCH_DIGEST).read_text(encoding="utf-8") if (folder / "index.json").is_file() else None
+    except OSError:
+        return None
+
+
+def _search_digest(built) -> str:
+    """The command line's search index is made from these alone (search/engine.py)."""
+    import hashlib
+    h = hashlib.sha256(json.dumps(built.index, ensure_ascii=False, sort_keys=True).encode())
+    for d in built.docs:
+        h.update(json.dumps([d.key, d.game, d.kind, d.url, d.title, d.game_name, d.kind_label, d.snippet[:4000]],
+                            ensure_ascii=False).encode())
+    return h.hexdigest()[:32]

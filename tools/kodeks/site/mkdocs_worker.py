@@ -1,6 +1,7 @@
 """One language's `mkdocs build`, in a process of its own: `python -m kodeks.site.mkdocs_worker CONFIG RESULT
-PARENT_PID [PAGES]` writes to RESULT, as JSON, the warnings mkdocs logged (a broken link is one) or the error it
-raised. PAGES, a pickled {docs-relative path: Markdown}, gives mkdocs the pages from memory.
+PARENT_PID [PAGES] [--old OLD_SITE] [--key KEY]` writes to RESULT, as JSON, the warnings mkdocs logged (a broken
+link is one) or the error it raised. PAGES, a pickled {docs-relative path: Markdown}, gives mkdocs the pages
+from memory. With KEY, pages whose inputs are as when OLD_SITE was built are taken from it (site/partial.py).
 
 The module imports nothing of kodeks and little else, on purpose. A process started by multiprocessing's
 "spawn" imports the parent's main module (for `kodeks build`, the whole command line) and the module of the
@@ -57,9 +58,12 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
-def run_mkdocs(config_file: str, pages_file: str | None = None, warnings: list[str] | None = None) -> list[str]:
+def run_mkdocs(config_file: str, pages_file: str | None = None, warnings: list[str] | None = None,
+               key: str | None = None, old_site: str | None = None, counts: dict | None = None) -> list[str]:
     """Build one mkdocs site; returns the warnings mkdocs logged (a broken link is one). `warnings`, if
-    given, is filled as they come, so that a caller still has them when mkdocs raises."""
+    given, is filled as they come, so that a caller still has them when mkdocs raises. With `key` (what
+    every page depends on: kodeks, config, theme), only pages whose inputs changed since the site in
+    `old_site` was built are rendered (kodeks.site.partial), and `counts` gets how many were."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -74,7 +78,13 @@ def run_mkdocs(config_file: str, pages_file: str | None = None, warnings: list[s
             if pages_file is not None:
                 with open(pages_file, "rb") as fh:
                     config.plugins["kodeks-pages"] = _pages_plugin(pickle.load(fh))
-            build(config)
+            if key is None:
+                build(config)
+            else:
+                from kodeks.site import partial  # small: hashlib, json and mkdocs
+                done = partial.build(config, old_site, key)
+                if counts is not None:
+                    counts.update(done)
         finally:
             if warnings is not None:
                 warnings += found
@@ -97,11 +107,17 @@ def _pages_plugin(pages: dict[str, str]):
 
 
 def main(argv: list[str]) -> int:
-    config, result, parent, *pages = argv
+    config, result, parent, *rest = argv
     die_with_parent(int(parent))
+    options = {}
+    while len(rest) >= 2 and rest[-2] in ("--key", "--old"):
+        options[rest[-2]] = rest[-1]
+        rest = rest[:-2]
     said: list[str] = []
+    counts: dict = {}
     try:
-        outcome = {"warnings": run_mkdocs(config, pages[0] if pages else None, said)}
+        outcome = {"warnings": run_mkdocs(config, rest[0] if rest else None, said, key=options.get("--key"),
+                                          old_site=options.get("--old"), counts=counts), **counts}
     except BaseException as exc:  # noqa: BLE001 - mkdocs raises many kinds; the author needs the message
         # What mkdocs logged says why ("Aborted with a configuration error!" alone does not).
         outcome = {"error": f"{type(exc).__name__}: {exc}".strip(), "details": said}

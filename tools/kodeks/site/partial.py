@@ -1,0 +1,200 @@
+"""mkdocs' build, rendering again only the pages whose inputs changed since the last build.
+
+A page of the site is made from its own Markdown, the part of the navigation it shows (with
+`navigation.prune`: the top level, the open sections on its way down, its neighbours in the footer), and what
+is the same for every page (config, theme, templates, kodeks itself: the `key` the caller passes). The last
+build left, in its site, a record of each page's digests (RECORD). A page whose digests are the same is
+linked from the last site, not rendered; the others go through mkdocs as in `mkdocs build`.
+
+What a page shows of other pages (their titles and addresses in its navigation, their anchors its links
+point to) is taken from mkdocs' own navigation and, for a page not rendered this time, from the record, so
+a kept page looks to its neighbours exactly as it would after rendering. The anchor check runs over every
+page, kept ones included, as in a full build.
+
+The new site is written into an empty folder; kept pages are hard links to the last site's files (copies
+where links are not possible), so the last site is never written to and stays whole until it is swapped out.
+
+Imported by the mkdocs worker process; it imports nothing else of kodeks.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+
+RECORD = ".kodeks-record.json"  # in each language's site root
+FORMAT = 1
+log = logging.getLogger("mkdocs.commands.build")
+
+
+def _digest(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode("utf-8")).hexdigest()[:32]
+
+
+def read_record(site_dir: str | None, key: str) -> dict:
+    """The last build's record of each page ({} when there is none, or it was made with other settings or
+    another kodeks: then every page is rendered)."""
+    if not site_dir:
+        return {}
+    try:
+        with open(os.path.join(site_dir, RECORD), encoding="utf-8") as fh:
+            record = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(record, dict) or record.get("format") != FORMAT or record.get("key") != key:
+        return {}
+    pages = record.get("pages")
+    return pages if isinstance(pages, dict) else {}
+
+
+def _item(item) -> tuple:
+    """What the theme prints of a nav item that is not open: its title and where it leads."""
+    if item.is_section:
+        first = item
+        while first.children and first.children[0].is_section:
+            first = first.children[0]
+        leaf = first.children[0] if first.children else None
+        return ("S", item.title, getattr(leaf, "url", None), len(item.children))
+    if item.is_page:
+        meta = item.meta or {}
+        return ("P", item.title, item.url, item.is_index, meta.get("icon"), meta.get("subtitle"), meta.get("status"))
+    return ("L", item.title, item.url)
+
+
+def nav_digests(nav) -> dict[str, str]:
+    """{src_uri: digest of the navigation that page shows}, from mkdocs' navigation with every title known.
+
+    With `navigation.prune` the theme prints the top level and, down the way to the page, each open section's
+    items (closed sections as their title and first page); `navigation.footer` adds the previous and next
+    page. Each list is digested once: a page then costs its depth, not the length of its section."""
+    lists: dict[int, str] = {}
+
+    def digest_of(items) -> str:
+        k = id(items)
+        if k not in lists:
+            lists[k] = _digest([_item(i) for i in items])
+        return lists[k]
+
+    def position(items, item) -> int:
+        return next(i for i, x in enumerate(items) if x is item)
+
+    out: dict[str, str] = {}
+    for page in nav.pages:
+        ancestors = []  # from the top level down to the page's own section
+        node = page.parent
+        while node is not None:
+            ancestors.insert(0, node)
+            node = node.parent
+        way = []
+        for items, item in zip([nav.items] + [a.children for a in ancestors], ancestors + [page]):
+            way += [digest_of(items), position(items, item)]
+        for near in (page.previous_page, page.next_page):
+            way.append(None if near is None else (near.title, near.url))
+        out[page.file.src_uri] = _digest(way)
+    return out
+
+
+def build(config, old_site: str | None, key: str) -> dict:
+    """Build the site of `config` into its (empty) site_dir; returns {"rendered": n, "kept": n}."""
+    from mkdocs.commands.build import _build_extra_template, _build_page, _build_theme_template, _populate_page
+    from mkdocs.structure.files import InclusionLevel, get_files, set_exclusions
+    from mkdocs.structure.nav import get_navigation
+    from mkdocs.structure.pages import Page
+    from mkdocs import utils
+
+    config = config.plugins.on_config(config)
+    config.plugins.on_pre_build(config=config)
+    utils.clean_directory(config.site_dir)
+    files = get_files(config)
+    env = config.theme.get_env()
+    files.add_files_from_theme(env, config)
+    files = config.plugins.on_files(files, config=config)
+    set_exclusions(files, config)
+    nav = get_navigation(files, config)
+    nav = config.plugins.on_nav(nav, config=config, files=files)
+    inclusion = InclusionLevel.is_included
+    doc_files = files.documentation_pages(inclusion=inclusion)
+    old = read_record(old_site, key)
+
+    source: dict[str, str] = {}
+    for file in doc_files:
+        if file.page is None:
+            Page(None, file, config)
+        source[file.src_uri] = _digest(file.content_string)
+
+    def linkable(file) -> bool:
+        return old_site is not None and os.path.isfile(os.path.join(old_site, file.dest_uri))
+
+    # Pages linking to a page that is gone: mkdocs warns of such links, so they are rendered again.
+    gone = [os.path.basename(uri) for uri in old if uri not in source]
+    rendered: set[str] = set()
+
+    def populate(file) -> None:
+        _populate_page(file.page, config, files)
+        rendered.add(file.src_uri)
+
+    for file in doc_files:
+        was = old.get(file.src_uri)
+        if was is None or was[0] != source[file.src_uri] or not linkable(file) \
+                or any(name in file.content_string for name in gone):
+            populate(file)
+        else:
+            page = file.page
+            page.read_source(config)  # the front matter: its title and meta show in other pages' navigation
+            page._title_from_render = was[2]
+    navs = nav_digests(nav)
+    outside = _digest([_item(i) for i in nav.items])  # a page not in the nav shows its top level only
+    for file in doc_files:
+        navs.setdefault(file.src_uri, outside)
+        if file.src_uri not in rendered and old[file.src_uri][1] != navs[file.src_uri]:
+            populate(file)
+
+    env = config.plugins.on_env(env, config=config, files=files)
+    files.copy_static_files(inclusion=inclusion)
+    for template in config.theme.static_templates:
+        _build_theme_template(template, env, files, config, nav)
+    for template in config.extra_templates:
+        _build_extra_template(template, files, config, nav)
+
+    for file in doc_files:
+        if file.src_uri in rendered:
+            _build_page(file.page, config, doc_files, nav, env)
+        else:
+            was = old[file.src_uri]
+            file.page.present_anchor_ids = set(was[3])
+            file.page.links_to_anchors = {}
+            for uri, links in was[4].items():
+                target = files.get_file_from_path(uri)
+                if target is not None:
+                    file.page.links_to_anchors[target] = links
+                else:  # a page it links into is gone: mkdocs would have said so when rendering it
+                    log.warning(f"Doc file '{file.src_uri}' contains a link to '{uri}', which is not found "
+                                f"in the documentation files.")
+            _link(os.path.join(old_site, file.dest_uri), file.abs_dest_path)
+    log_level = config.validation.links.anchors
+    for file in doc_files:
+        file.page.validate_anchor_links(files=files, log_level=log_level)
+    config.plugins.on_post_build(config=config)
+
+    pages = {}
+    for file in doc_files:
+        page = file.page
+        links = {target.src_uri: dict(anchors) for target, anchors in (page.links_to_anchors or {}).items()}
+        pages[file.src_uri] = [source[file.src_uri], navs[file.src_uri], page._title_from_render,
+                               sorted(page.present_anchor_ids or ()), links]
+    tmp = os.path.join(config.site_dir, RECORD + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump({"format": FORMAT, "key": key, "pages": pages}, fh, ensure_ascii=False, separators=(",", ":"))
+    os.replace(tmp, os.path.join(config.site_dir, RECORD))
+    return {"rendered": len(rendered), "kept": len(doc_files) - len(rendered)}
+
+
+def _link(old: str, new: str) -> None:
+    """The last site's file at `new`: a hard link (the last site is never written to), else a copy."""
+    os.makedirs(os.path.dirname(new), exist_ok=True)
+    try:
+        os.link(old, new)
+    except OSError:
+        shutil.copy2(old, new)
