@@ -119,7 +119,9 @@ def fmt_s(x: float) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,50000", help="synthetic sizes (entries), comma-separated")
-    ap.add_argument("--build-sizes", default="1000,10000", help="sizes at which full builds and serve are measured")
+    ap.add_argument("--build-sizes", default="1000,10000,50000",
+                    help="sizes at which full builds and serve are measured (above 10k: one parallel build, plain "
+                         "mkdocs on both languages at once, and the rebuilds)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="builds and validation at 1k entries or fewer: runs of each, taking turns; the median is reported")
     ap.add_argument("--repeat-large", type=int, default=1,
@@ -156,9 +158,27 @@ def main() -> int:
     table.add("validate", "ratio to floor", col, f"{v['seconds'] / p['seconds']:.2f}x")
     table.add("validate", "peak memory", col, f"{vm:.0f} MB")
     out_dir = work / "shipped-build"
-    b, bm = run_step("build", str(shipped), str(out_dir), "parallel")
+    # A copy: the rebuild and serve steps edit it.
+    shipped_copy = work / "shipped-copy" / "content"
+    shutil.rmtree(shipped_copy.parent, ignore_errors=True)
+    shutil.copytree(shipped, shipped_copy)
+    shutil.copy(ROOT / "mkdocs.yml", shipped_copy.parent / "mkdocs.yml")
+    b, bm = run_step("build", str(shipped_copy), str(out_dir), "parallel")
     table.add("build (parallel)", "time", col, fmt_s(b["seconds"]))
     table.add("build (parallel)", "peak memory", col, f"{bm:.0f} MB")
+    note("shipped content: kodeks build again, nothing changed and one entry edited; kodeks serve")
+    rb, _ = run_step("rebuild", str(shipped_copy), str(out_dir))
+    _rebuild_rows(table, goals, col, b["seconds"], rb)
+    sv, _ = run_step("serve_start", str(shipped_copy), str(out_dir))
+    if "error" in sv:
+        table.add("serve after build", "serving", col, sv["error"])
+    else:
+        table.add("serve after build", "serving (last build current)", col, fmt_s(sv["serving"]))
+        table.add("serve after build", "a new entry saved: its page written", col,
+                  f"{fmt_s(sv['new_entry'])} ({sv['rendered']} pages rendered)")
+        goals.append(("serve: serving after start, last build current (shipped)", fmt_s(sv["serving"]), "<= 5 s",
+                      sv["serving"] <= 5))
+        goals.append(("serve: a new entry visible (shipped)", fmt_s(sv["new_entry"]), "<= 5 s", sv["new_entry"] <= 5))
     idx, _ = run_step("siteindex", str(shipped))
     for lang in ("pl", "en"):
         kb = idx[lang] / 1024
@@ -231,6 +251,24 @@ def main() -> int:
         reps = repeat if n <= 1000 else repeat_large
         preps = {lang: run_step("prepare", str(content), str(work / f"synth-{n}" / "plain"), lang)[0]
                  for lang in ("pl", "en")}
+        if n > 10000:  # one full build and plain mkdocs on both languages at once, side by side; then rebuilds
+            note(f"{col}: kodeks build, the two languages in parallel")
+            b, bm = run_step("build", str(content), str(work / f"synth-{n}" / "par"), "parallel")
+            note(f"{col}: plain mkdocs, the two languages at once")
+            plain_par = run_plain_mkdocs_together([preps[lang]["config"] for lang in ("pl", "en")])
+            if "error" in b:
+                table.add("build (parallel)", "time", col, "failed")
+                continue
+            table.add("build (parallel)", "time", col, fmt_s(b["seconds"]))
+            table.add("build (parallel)", "peak memory", col, f"{bm:.0f} MB")
+            table.add("plain mkdocs, PL + EN at once", "time", col, fmt_s(plain_par))
+            table.add("build (parallel)", "ratio to plain mkdocs PL + EN at once", col, f"{b['seconds'] / plain_par:.2f}x")
+            per_size.setdefault("build (parallel)", {})[entries] = b["seconds"]
+            per_size.setdefault("plain mkdocs, PL + EN at once", {})[entries] = plain_par
+            note(f"{col}: kodeks build again, nothing changed and one entry edited")
+            rb, _ = run_step("rebuild", str(content), str(work / f"synth-{n}" / "par"))
+            _rebuild_rows(table, goals, col, b["seconds"], rb)
+            continue
         seqs, pars, plains, plains_par = [], [], [], []
         sm = bm = plain_m = 0.0
         for r in range(reps):
@@ -283,6 +321,11 @@ def main() -> int:
         goals.append((f"parallel / sequential build at {col}", f"{par:.3f}x", "<= 0.65x", par <= 0.65))
         per_size.setdefault("build (sequential)", {})[entries] = s["seconds"]
         per_size.setdefault("plain mkdocs", {})[entries] = plain_s
+        per_size.setdefault("build (parallel)", {})[entries] = b["seconds"]
+        per_size.setdefault("plain mkdocs, PL + EN at once", {})[entries] = plain_par
+        note(f"{col}: kodeks build again, nothing changed and one entry edited")
+        rb, _ = run_step("rebuild", str(content), str(work / f"synth-{n}" / "par"))
+        _rebuild_rows(table, goals, col, b["seconds"], rb)
         note(f"{col}: kodeks serve, one entry saved")
         lv, lm = run_step("live", str(content), str(work / f"synth-{n}" / "live"))
         if "error" in lv:
@@ -307,6 +350,11 @@ def main() -> int:
                           f"{c['bytes'] / 1e6:.1f} MB, peak {cm:.0f} MB)")
                 goals.append(("cards PDF for 200 units", fmt_s(c["seconds"]), "(measured)", True))
 
+    if 10000 in per_size.get("build (parallel)", {}) and 50000 in per_size.get("build (parallel)", {}):
+        pts = per_size["build (parallel)"]
+        growth = (pts[50000] / pts[10000]) / 5
+        goals.append(("full build growth 10k -> 50k (time ratio / entries ratio)", f"{growth:.2f}", "<= 1.2",
+                      growth <= 1.2))
     report = [f"kodeks benchmarks, {time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, {os.cpu_count()} cores, "
               f"{_memory_gb():.0f} GB, Python {platform.python_version()}, {time.time() - started:.0f} s in all", "",
               table.render(columns)]
@@ -330,6 +378,22 @@ def main() -> int:
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def _rebuild_rows(table, goals, col: str, full: float, rb: dict) -> None:
+    """The `rebuild` step's figures beside the full build they follow, and their goals."""
+    if "error" in rb:
+        table.add("build again", "nothing changed", col, rb["error"])
+        return
+    table.add("build again", "nothing changed (validate + build)", col,
+              fmt_s(rb["unchanged"]) + ("" if rb["unchanged_info"]["unchanged"] else " (not skipped!)"))
+    share = rb["edited"] / full
+    table.add("build again", "one entry edited (validate + build)", col,
+              f"{fmt_s(rb['edited'])} ({rb['edited_rendered']} pages rendered; {share:.1%} of the full build)")
+    if col == "shipped":
+        goals.append(("build with nothing changed (shipped)", fmt_s(rb["unchanged"]), "<= 5 s", rb["unchanged"] <= 5))
+    if col == "10k":
+        goals.append(("build after one entry edited at 10k / full build", f"{share:.1%}", "<= 10 %", share <= 0.10))
 
 
 ODDS_CASE = ("infinity", "shooting", {"burst": 5, "def_burst": 3, "armour_rolls": 3})

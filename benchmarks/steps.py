@@ -35,7 +35,8 @@ def validate(content: str) -> dict:
 
 
 def build(content: str, out: str, mode: str) -> dict:
-    """`kodeks build` (without the cards PDFs, measured on their own), phase by phase."""
+    """A full `kodeks build` (every page rendered, as `--clean`; without the cards PDFs, measured on their
+    own), phase by phase."""
     from kodeks.project import load_and_check
     from kodeks.site.build import build_site
     # Each mark starts a phase: the interval after it carries its name.
@@ -45,13 +46,73 @@ def build(content: str, out: str, mode: str) -> dict:
     if not checked.ok:
         return {"error": "content has errors"}
     build_site(checked.kb, Path(content).parent, Path(out), pdf=False, parallel=mode == "parallel",
-               progress=lambda what: marks.append((what, time.perf_counter())))
+               progress=lambda what: marks.append((what, time.perf_counter())), content=Path(content), clean=True)
     marks.append(("end", time.perf_counter()))
     phases: dict[str, float] = {}
     for (name, t0), (_, t1) in zip(marks, marks[1:]):
         key = name.split(" (")[0]
         phases[key] = phases.get(key, 0.0) + (t1 - t0)
     return {"seconds": marks[-1][1] - marks[0][1], "phases": phases}
+
+
+def _cli_build(content: Path, out: Path) -> tuple[float, dict]:
+    """What `kodeks build` does after a full build into `out`: validate, then an incremental build."""
+    from kodeks.project import load_and_check
+    from kodeks.site.build import build_site
+    t = time.perf_counter()
+    checked = load_and_check(content, content.parent, keep=True)
+    if not checked.ok:
+        raise SystemExit("content has errors")
+    result = build_site(checked.kb, content.parent, out, pdf=False, content=content)
+    return time.perf_counter() - t, {"rendered": sum(result.rendered.values()), "unchanged": result.unchanged}
+
+
+def rebuild(content: str, out: str) -> dict:
+    """After a full build into `out` (the `build` step): `kodeks build` with nothing changed, then with one
+    entry's text edited (an entry several pages link to: a skill's summary shows in their link previews)."""
+    content_p, out_p = Path(content), Path(out)
+    same, same_info = _cli_build(content_p, out_p)
+    files = sorted(content_p.rglob("skill/*.yaml"))
+    _edit(files[0], "summary", 99)
+    edited, edited_info = _cli_build(content_p, out_p)
+    return {"unchanged": same, "unchanged_info": same_info, "edited": edited, **{"edited_" + k: v for k, v in edited_info.items()}}
+
+
+def serve_start(content: str, out: str) -> dict:
+    """`kodeks serve` after `kodeks build` (the `build` step, into `out`): seconds until the site is served
+    (validation and a build with nothing to do), then, once its renderers are up, from saving a new entry
+    to its page being written."""
+    from kodeks.site.live import LiveSite
+    content_p = Path(content)
+    t = time.perf_counter()
+    site = LiveSite(content_p, content_p.parent, Path(out))
+    first = site.build()
+    serving = time.perf_counter() - t
+    if not first.ok:
+        return {"error": "content has errors"}
+    site.prepare()
+    source = sorted(content_p.rglob("skill/*.yaml"))[0]
+    text = source.read_text(encoding="utf-8")
+    new = source.with_name("zz-benchmark-new.yaml")
+    from ruamel.yaml import YAML
+    y = YAML()
+    y.width = 4096
+    data = y.load(text)
+    item = data[0] if isinstance(data, list) else data
+    item["id"] = "zz-benchmark-new"
+    item["name"]["pl"] = item["name"]["en"] = "Zz benchmark"
+    for field in ("aliases", "former_ids", "number"):
+        item.pop(field, None)
+    shown: list[float] = []
+    t = time.perf_counter()
+    with new.open("w", encoding="utf-8") as fh:
+        y.dump([item] if isinstance(data, list) else item, fh)
+    result = site.update(ready=lambda: shown.append(time.perf_counter() - t))
+    site.close()
+    new.unlink()
+    if not result.ok or not shown:
+        return {"error": "the new entry was refused"}
+    return {"serving": serving, "new_entry": shown[0], "rendered": result.rendered}
 
 
 def prepare(content: str, work: str, lang: str) -> dict:

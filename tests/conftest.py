@@ -49,11 +49,13 @@ def mini(tmp_path):
 
 @pytest.fixture(scope="session")
 def real_build(tmp_path_factory):
-    """The shipped content, validated and built once for the whole session (both languages).
+    """The shipped content, validated and built once for the whole session (both languages), into
+    build/test: the build remembers, so a second run with nothing changed takes seconds, and a change renders
+    only the pages it touches (tests/test_incremental.py shows such a site equals a clean build).
     KODEKS_TEST_SITE=path/to/site reuses a site built by hand (while working on tests of the built site)."""
     if os.environ.get("KODEKS_TEST_SITE"):
         return Path(os.environ["KODEKS_TEST_SITE"]).resolve()
-    out = tmp_path_factory.mktemp("real")
+    out = ROOT / "build" / "test"
     run_kodeks("build", "--out", out, check=True)
     return out / "site"
 

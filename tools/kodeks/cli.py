@@ -250,7 +250,7 @@ def serve(content: Optional[Path] = ContentOpt,
     from .site.build import BuildError
     from .site.live import LiveSite
     root, content_dir = _paths(content)
-    out_dir = _out_folder(out_dir or root / "build", root, content_dir, made=("live",))
+    out_dir = _out_folder(out_dir or root / "build", root, content_dir, made=("site", "search", "live"))
     state = srv.State()
     live = LiveSite(content_dir, root, out_dir, templates)
     try:
@@ -259,6 +259,8 @@ def serve(content: Optional[Path] = ContentOpt,
     except srv.ServeError as exc:
         _fail(str(exc))
     watched_config = [root / "mkdocs.yml"] + ([templates] if templates else [])
+    watched = [content_dir, root / "mkdocs.yml"] + ([templates] if templates else [])
+    seen = srv.snapshot(watched)  # before the first build: a save during it is not missed
     config_seen = srv.snapshot(watched_config)
 
     def bump() -> None:
@@ -266,12 +268,16 @@ def serve(content: Optional[Path] = ContentOpt,
         with state.lock:
             state.version += 1
 
-    def rebuild() -> bool:
+    def rebuild(first: bool = False) -> bool:
         nonlocal config_seen
         now = srv.snapshot(watched_config)
         try:
-            # A change of mkdocs.yml or of a template touches every page: build everything.
-            result = live.full() if now != config_seen or live.kb is None else live.update(ready=bump)
+            if first:  # the site as the last build left it, brought up to date; the renderers start later
+                result = live.build()
+            elif now != config_seen or live.kb is None:  # mkdocs.yml or a template: every page may change
+                result = live.full(ready=bump)
+            else:
+                result = live.update(ready=bump)
         except BuildError as exc:
             err.print(f"build failed: {exc}", style="red", markup=False, soft_wrap=True)
             for line in exc.details[:20]:
@@ -281,7 +287,7 @@ def serve(content: Optional[Path] = ContentOpt,
         except Exception as exc:  # noqa: BLE001 - the watcher must live on to see the next save
             err.print(f"update failed: {type(exc).__name__}: {exc}", style="red", markup=False, soft_wrap=True)
             state.failed(f"update failed: {type(exc).__name__}: {exc}")
-            live.kb = None  # the next save builds everything again
+            live.kb = None  # the next save builds again
             return False
         config_seen = now
         kept = "the last good site is still served" if live.site.exists() else "nothing was built"
@@ -294,12 +300,20 @@ def serve(content: Optional[Path] = ContentOpt,
             err.print("  " + line, markup=False)
         state.fixed()
         if result.full:
-            out.print(f"built {result.pages} pages per language in {result.seconds:.1f} s")
+            out.print(f"site up to date: {result.rendered} page(s) rendered in {result.seconds:.1f} s "
+                      f"({result.pages} pages per language)")
         elif result.changed:
             out.print(f"{len(result.changed)} changed entr{'y' if len(result.changed) == 1 else 'ies'}: "
                       f"{result.pages} page(s) per language rebuilt in {result.seconds:.2f} s, "
                       f"search index in {result.index_seconds:.2f} s")
         return True
+
+    def prepare_then_watch() -> None:
+        try:
+            live.prepare()
+        except BuildError as exc:  # the next save tries again
+            err.print(f"live preview not ready: {exc}", style="red", markup=False, soft_wrap=True)
+        srv.watch(watched, rebuild, state, stop, before=seen)
 
     def stop_on_term(signum, frame) -> None:
         # A plain SIGTERM would end the process on the spot, leaving mkdocs' processes and their semaphores
@@ -309,11 +323,10 @@ def serve(content: Optional[Path] = ContentOpt,
     signal.signal(signal.SIGTERM, stop_on_term)
     stop = threading.Event()
     try:
-        rebuild()
+        rebuild(first=True)
         if not live.site.exists():
             _fail("no site to serve: fix the errors above", 1)
-        watched = [content_dir, root / "mkdocs.yml"] + ([templates] if templates else [])
-        threading.Thread(target=srv.watch, args=(watched, rebuild, state, stop), daemon=True).start()
+        threading.Thread(target=prepare_then_watch, daemon=True).start()
         bound = server.server_address[1]
         shown = f"[{host}]" if ":" in host else host
         out.print(f"serving http://{shown}:{bound}/ (Ctrl+C to stop); watching {content_dir}", markup=False)

@@ -1,4 +1,5 @@
 """`kodeks serve`: a live preview. Serves build/site on 127.0.0.1 and rebuilds when content changes.
+Pages are served with a tag that makes them ask for new versions; the files on disk are the built site's.
 
 Only files inside the built site are served (the handler maps paths into the site folder and refuses
 anything that resolves outside it), never a folder's listing, and only to requests addressed to this server
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import http.server
+import io
 import ipaddress
 import json
 import os
@@ -144,6 +146,27 @@ def make_handler(site: Path, state: State, host: str = "127.0.0.1"):
                 return str(root / "__outside__")  # does not exist: 404
             return str(resolved)
 
+        def send_head(self):
+            # Pages served here ask for new versions (assets/kodeks.js): a published site has nobody to ask,
+            # so the built pages do not carry the tag; it is added on the way out.
+            path = self.translate_path(self.path)
+            if os.path.isdir(path) and self.path.split("?", 1)[0].endswith("/"):
+                path = os.path.join(path, "index.html")
+            if not path.endswith(".html") or not os.path.isfile(path):
+                return super().send_head()
+            try:
+                with open(path, "rb") as fh:
+                    body = fh.read().replace(b"<head>", b'<head><meta name="kodeks-live" content="1">', 1)
+            except OSError:
+                self.send_error(404, "File not found")
+                return None
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            return io.BytesIO(body)
+
         def do_GET(self):
             if not self._addressed_here():
                 return
@@ -162,8 +185,9 @@ def make_handler(site: Path, state: State, host: str = "127.0.0.1"):
 
 
 def watch(folders: list[Path], rebuild: Callable[[], bool], state: State, stop: threading.Event,
-          interval: float = 0.4) -> None:
-    before = snapshot(folders)
+          interval: float = 0.4, before: dict[str, float] | None = None) -> None:
+    """Call `rebuild` after each change of `folders` (since `before`, their state when serving started)."""
+    before = snapshot(folders) if before is None else before
     while not stop.is_set():
         time.sleep(interval)
         now = snapshot(folders)

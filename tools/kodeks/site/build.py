@@ -81,7 +81,7 @@ def base_config(root: Path) -> Path:
 
 
 def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None,
-                   pdf_cache: Path | None = None, live: bool = False,
+                   pdf_cache: Path | None = None,
                    search=None, pages_file: bool = False) -> tuple[Path, int]:
     """Write one language's docs folder and mkdocs config; returns (config path, page count). With
     `pages_file`, the pages go into one file beside the config, for `Mkdocs.submit`, instead of the folder."""
@@ -110,7 +110,7 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
         "site_dir": str(work / lang / "site"),
         "theme": {"language": lang, "custom_dir": str(HERE / "overrides")},
         "nav": pages.nav(kb, lang),
-        "extra": {"alternate": _alternate(lang), "kodeks_lang": lang, "kodeks_live": live,
+        "extra": {"alternate": _alternate(lang), "kodeks_lang": lang,
                   "kodeks_games_label": "Gry" if lang == "pl" else "Games",
                   "kodeks_games": [{"name": escape.title(g.name.plain(lang)), "link": urls.html_path(urls.game_index(gid))}
                                    for gid, g in sorted(kb.games.items(), key=lambda kv: kv[1].name.plain(lang))]},
@@ -393,7 +393,7 @@ def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | N
         os.rename(work / "en" / "site", site / "en")
         result.redirects = write_redirects(kb, site)
         mark(site)
-        record.write(site, {"sources": sources, "pages": result.pages, "redirects": result.redirects,
+        record.write(site, {"sources": sources, "options": {"pdf": pdf}, "pages": result.pages, "redirects": result.redirects,
                             "search": search_digests, "search_docs": result.search_docs})
         claim(out / "search")  # again: it may have appeared while mkdocs ran
         make(out / "search")

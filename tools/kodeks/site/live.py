@@ -7,7 +7,11 @@ checked again), the Markdown of every page (only the pages that show a changed e
 and, in a process per language, mkdocs' navigation and templates (only those pages go through mkdocs again,
 both languages at once). The pages that show the changed entry come first; the long pages that list a whole
 kind, print pages and the search index follow. Whatever changes the navigation or the glossary (a new entry,
-a renamed one, a term) leads to a full build, as does a change of game.yaml, mkdocs.yml or the templates.
+a renamed one, a term) leads to an incremental build of the site (site/build.py: only pages whose Markdown or
+navigation changed are rendered), as does a change of game.yaml, mkdocs.yml or the templates.
+
+The site is the one `kodeks build` makes, in out/site: serving starts from the last build, and a page changed
+in place is first struck from that build's record, so the next build renders it again whatever happens.
 """
 from __future__ import annotations
 
@@ -30,11 +34,12 @@ from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..problems import Problems
 from ..project import gc_paused
-from . import pages, pwa, themefiles, urls
+from . import pages, partial, record, urls
 from .render import Page
 from ..outdir import claim, make
-from .build import LANGS, BuildError, Mkdocs, reported, swap_in, write_language, write_redirects
+from .build import LANGS, BuildError, build_site, reported, swap_in, write_language
 from .escape import sanitizer
+from .tidy import tidier
 from .mkdocs_worker import die_with_parent, mkdocs_warnings
 
 
@@ -50,6 +55,7 @@ class Update:
     index_seconds: float = 0.0  # then index and print pages, and the browser search index of both languages
     warnings: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)  # seconds of each step of an update
+    rendered: int = 0  # pages mkdocs rendered in a build (both languages)
 
     @property
     def ok(self) -> bool:
@@ -69,6 +75,7 @@ class _Mkdocs:
         # The config was written for the folder the site was built in, before it was swapped in here.
         self.config = load_config(str(config_file), docs_dir=str(docs_dir), site_dir=str(site_dir))
         self.config.plugins["kodeks-sanitizer"] = sanitizer()
+        self.config.plugins["kodeks-tidy"] = tidier()
         self.files = get_files(self.config)
         self.env = self.config.theme.get_env()
         self.files.add_files_from_theme(self.env, self.config)
@@ -87,6 +94,11 @@ class _Mkdocs:
         with mkdocs_warnings() as warnings:
             for path in paths:
                 file = self.files.get_file_from_path(path)
+                # A new file, not the old one written over: a page kept by a build is a hard link.
+                try:
+                    os.unlink(file.abs_dest_path)
+                except FileNotFoundError:
+                    pass
                 _populate_page(file.page, self.config, self.files)
                 _build_page(file.page, self.config, self.doc_files, self.nav, self.env)
                 file.page.validate_anchor_links(files=self.files, log_level=self.config.validation.links.anchors)
@@ -141,20 +153,23 @@ class _Renderers:
 
 
 class LiveSite:
-    """The site of `kodeks serve`, in `out/live/current/pl/site` (English in its `en/`), kept up to date by
-    `update()`. A full build is made beside it and swapped in, so the preview never shows half a site."""
+    """The site of `kodeks serve`: the site `kodeks build` makes, in `out/site`, brought up to date by an
+    incremental build when serving starts (nothing to do when the last build is current) and by `update()`
+    after each save. The pages and configs the renderers hold are kept beside it, in `out/live`."""
 
     def __init__(self, content: Path, root: Path, out: Path, template_dir: Path | None = None):
         self.content, self.root, self.template_dir = content, root, template_dir
-        self.base = out.absolute() / "live"  # mkdocs reads the paths in a config relative to its folder
+        self.out = out.absolute()  # mkdocs reads the paths in a config relative to its folder
+        self.site = self.out / "site"
+        self.base = self.out / "live"
         self.work = self.base / "current"
-        self.site = self.work / "pl" / "site"
         self.cache = FileCache()
         self.memo = checks.Memo()
         self.kb: KnowledgeBase | None = None
         self.md: dict[str, dict[str, str]] = {}
         self.env: jinja2.Environment | None = None
         self.renderers: _Renderers | None = None
+        self._kb: KnowledgeBase | None = None  # the model of the site as last built
 
     # -- loading -------------------------------------------------------------------------------------------
 
@@ -171,56 +186,63 @@ class LiveSite:
 
     # -- building ------------------------------------------------------------------------------------------
 
-    def full(self, kb: KnowledgeBase | None = None) -> Update:
-        """Build everything. BuildError if mkdocs fails, a write fails (disk full...) or out/live is a folder
-        kodeks did not make."""
-        with reported():
-            return self._full(kb)
-
-    def _full(self, kb: KnowledgeBase | None) -> Update:
+    def build(self, kb: KnowledgeBase | None = None) -> Update:
+        """Bring out/site up to date with an incremental build (site/build.py): nothing is done when the last
+        build is current. The renderers are not started (`prepare`). BuildError if mkdocs fails, a write
+        fails (disk full...) or out/site is a folder kodeks did not make."""
         start = time.perf_counter()
         problems = Problems(root=self.root)
         if kb is None:
             kb, problems = self._load()
             if problems.errors:
                 return Update(problems)
+        self.close()
+        self.kb = None  # the renderers hold the pages of the site before this build
+        # The card PDFs as the last build had them: a preview after `kodeks build` finds the site current.
+        pdf = bool(record.read(self.site).get("options", {}).get("pdf", False))
+        done = build_site(kb, self.root, self.out, self.template_dir, pdf=pdf, content=self.content)
+        self._kb = kb
+        return Update(problems, full=True, changed=list(kb.entries), pages=done.pages.get("pl", 0),
+                      seconds=time.perf_counter() - start, rendered=sum(done.rendered.values()))
+
+    def prepare(self) -> None:
+        """Start the renderers that rebuild single pages after a save, holding the pages of the site just
+        built. BuildError if they cannot start."""
+        with reported():
+            self._prepare()
+
+    def _prepare(self) -> None:
+        kb = self._kb
         claim(self.base)
         make(self.base)
         for stale in self.base.glob(".next-*"):
             shutil.rmtree(stale, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=".next-", dir=self.base))
         try:
-            with Mkdocs(parallel=True) as mkdocs:
-                for lang in LANGS:
-                    config, _ = write_language(kb, lang, tmp, self.root, self.template_dir, live=True)
-                    mkdocs.submit(lang, config)
-                warnings = [w for ws in mkdocs.warnings().values() for w in ws]
             for lang in LANGS:
-                themefiles.remove(tmp / lang / "site")  # what the site never loads is not served either
-            pwa.write(tmp / "pl" / "site", kb, "pl")
-            pwa.write(tmp / "en" / "site", kb, "en")
-            os.rename(tmp / "en" / "site", tmp / "pl" / "site" / "en")
-            write_redirects(kb, tmp / "pl" / "site")
+                write_language(kb, lang, tmp, self.root, self.template_dir)
             swap_in(tmp, self.work)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        self.kb = kb
         # Kept between saves: a new environment would compile every template again on the next save.
         self.env = pages.templates(self.template_dir)
         for lang in LANGS:
             docs = self.work / lang / "docs"
             self.md[lang] = {rel: (docs / rel).read_text(encoding="utf-8") for rel in pages.makers(kb, lang, self.env)}
         self.close()
-        try:
-            self.renderers = _Renderers({lang: (self.work / lang / "mkdocs.yml", self.work / lang / "docs",
-                                                self.site if lang == "pl" else self.site / "en") for lang in LANGS})
-        except BuildError:
-            self.kb = None  # the next save builds everything again
-            raise
+        self.renderers = _Renderers({lang: (self.work / lang / "mkdocs.yml", self.work / lang / "docs",
+                                            self.site if lang == "pl" else self.site / "en") for lang in LANGS})
+        self.kb = kb
         _settle()
-        n = len(self.md["pl"])
-        return Update(problems, full=True, changed=list(kb.entries), pages=n, seconds=time.perf_counter() - start,
-                      warnings=warnings)
+
+    def full(self, kb: KnowledgeBase | None = None, ready: Callable[[], None] | None = None) -> Update:
+        """`build`, then `prepare`; `ready` is called between the two, once the site is up to date."""
+        result = self.build(kb)
+        if result.ok:
+            if ready is not None:
+                ready()
+            self.prepare()
+        return result
 
     def update(self, ready: Callable[[], None] | None = None) -> Update:
         """Bring the site up to date with content/ after files were saved; `ready` is called as soon as the
@@ -233,8 +255,8 @@ class LiveSite:
 
     def _update(self, ready: Callable[[], None] | None) -> Update:
         start = time.perf_counter()
-        if self.kb is None:
-            return self.full()
+        if self.kb is None or self.renderers is None:
+            return self.full(ready=ready)
         old = self.kb
         phases: dict[str, float] = {}
         t = time.perf_counter()
@@ -250,7 +272,9 @@ class LiveSite:
         t = time.perf_counter()
         if (kb.games != old.games or any(k.kind == "term" for k in changed) or kb.redirects != old.redirects
                 or not _same_nav(old, kb, changed)):
-            result = self.full(kb)
+            # The navigation or the glossary changed: an incremental build finds the pages whose
+            # navigation or links changed, and the renderers start again on the new site.
+            result = self.full(kb, ready=ready)
             result.changed = changed
             return result
         paths = affected(old, kb, changed, self.md)
@@ -288,6 +312,9 @@ class LiveSite:
                     self.md[lang][path] = text
                     (docs / path).write_text(text, encoding="utf-8")
                     written[lang].append(path)
+            # Before the site changes in place: the next build renders these pages again, whatever happens.
+            partial.forget(str(self.site if lang == "pl" else self.site / "en"), written[lang])
+            record.forget(self.site)
             self.renderers.submit(lang, written[lang])
         phases["pages"] = time.perf_counter() - t
         t = time.perf_counter()

@@ -75,6 +75,8 @@ def run_mkdocs(config_file: str, pages_file: str | None = None, warnings: list[s
             config = load_config(config_file)
             from kodeks.site.escape import sanitizer  # small: html, re and nh3
             config.plugins["kodeks-sanitizer"] = sanitizer()
+            from kodeks.site.tidy import tidier  # small: re
+            config.plugins["kodeks-tidy"] = tidier()
             if pages_file is not None:
                 with open(pages_file, "rb") as fh:
                     config.plugins["kodeks-pages"] = _pages_plugin(pickle.load(fh))

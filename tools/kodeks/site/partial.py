@@ -49,6 +49,26 @@ def read_record(site_dir: str | None, key: str) -> dict:
     return pages if isinstance(pages, dict) else {}
 
 
+def forget(site_dir: str, src_uris: list[str]) -> None:
+    """Strike pages from the record before they are changed in place (`kodeks serve`): the next build
+    renders them again, even if it is killed halfway or the content goes back to what it was."""
+    path = os.path.join(site_dir, RECORD)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return
+    pages = data.get("pages") if isinstance(data, dict) else None
+    if not isinstance(pages, dict) or not any(uri in pages for uri in src_uris):
+        return
+    for uri in src_uris:
+        pages.pop(uri, None)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
+    os.replace(tmp, path)
+
+
 def _item(item) -> tuple:
     """What the theme prints of a nav item that is not open: its title and where it leads."""
     if item.is_section:
@@ -56,7 +76,10 @@ def _item(item) -> tuple:
         while first.children and first.children[0].is_section:
             first = first.children[0]
         leaf = first.children[0] if first.children else None
-        return ("S", item.title, getattr(leaf, "url", None), len(item.children))
+        # The theme prints a closed section as its title, a link to its first page and, if it has any
+        # children, an arrow: not how many (its loop over them leaves blank lines, which site/tidy.py takes
+        # out), so a new entry in one kind leaves the other kinds' pages as they were.
+        return ("S", item.title, getattr(leaf, "url", None), bool(item.children))
     if item.is_page:
         meta = item.meta or {}
         return ("P", item.title, item.url, item.is_index, meta.get("icon"), meta.get("subtitle"), meta.get("status"))
@@ -104,6 +127,15 @@ def build(config, old_site: str | None, key: str) -> dict:
     from mkdocs.structure.pages import Page
     from mkdocs import utils
 
+    import time
+    clock = [time.perf_counter()]
+    phases: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        now = time.perf_counter()
+        phases[name] = round(now - clock[0], 3)
+        clock[0] = now
+
     config = config.plugins.on_config(config)
     config.plugins.on_pre_build(config=config)
     utils.clean_directory(config.site_dir)
@@ -117,6 +149,7 @@ def build(config, old_site: str | None, key: str) -> dict:
     inclusion = InclusionLevel.is_included
     doc_files = files.documentation_pages(inclusion=inclusion)
     old = read_record(old_site, key)
+    lap("navigation")
 
     source: dict[str, str] = {}
     for file in doc_files:
@@ -144,6 +177,7 @@ def build(config, old_site: str | None, key: str) -> dict:
             page = file.page
             page.read_source(config)  # the front matter: its title and meta show in other pages' navigation
             page._title_from_render = was[2]
+    lap("changed pages")
     navs = nav_digests(nav)
     outside = _digest([_item(i) for i in nav.items])  # a page not in the nav shows its top level only
     for file in doc_files:
@@ -151,6 +185,7 @@ def build(config, old_site: str | None, key: str) -> dict:
         if file.src_uri not in rendered and old[file.src_uri][1] != navs[file.src_uri]:
             populate(file)
 
+    lap("navigation digests")
     env = config.plugins.on_env(env, config=config, files=files)
     files.copy_static_files(inclusion=inclusion)
     for template in config.theme.static_templates:
@@ -173,6 +208,7 @@ def build(config, old_site: str | None, key: str) -> dict:
                     log.warning(f"Doc file '{file.src_uri}' contains a link to '{uri}', which is not found "
                                 f"in the documentation files.")
             _link(os.path.join(old_site, file.dest_uri), file.abs_dest_path)
+    lap("pages written")
     log_level = config.validation.links.anchors
     for file in doc_files:
         file.page.validate_anchor_links(files=files, log_level=log_level)
@@ -188,7 +224,8 @@ def build(config, old_site: str | None, key: str) -> dict:
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump({"format": FORMAT, "key": key, "pages": pages}, fh, ensure_ascii=False, separators=(",", ":"))
     os.replace(tmp, os.path.join(config.site_dir, RECORD))
-    return {"rendered": len(rendered), "kept": len(doc_files) - len(rendered)}
+    lap("record")
+    return {"rendered": len(rendered), "kept": len(doc_files) - len(rendered), "phases": phases}
 
 
 def _link(old: str, new: str) -> None:

@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import sys
-from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -43,9 +42,9 @@ def _walk(folder: Path, h) -> None:
                 h.update(b"?")
 
 
-@lru_cache(maxsize=1)
 def engine() -> str:
-    """kodeks' own files and the versions of the libraries that render the site."""
+    """kodeks' own files and the versions of the libraries that render the site (read each time: a serve
+    that runs for hours may see the theme overrides edited)."""
     h = hashlib.sha256(sys.version.encode())
     _walk(PACKAGE, h)
     for name in RENDERERS:
@@ -98,3 +97,11 @@ def write(site: Path, data: dict) -> None:
     tmp = site / (BUILD_RECORD + ".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
     os.replace(tmp, site / BUILD_RECORD)
+
+
+def forget(site: Path) -> None:
+    """The site is about to change in place (`kodeks serve`): the next build may not skip its work."""
+    data = read(site)
+    if data.get("sources") is not None:
+        data["sources"] = None
+        write(site, data)
