@@ -120,8 +120,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,50000", help="synthetic sizes (entries), comma-separated")
     ap.add_argument("--build-sizes", default="1000,10000,50000",
-                    help="sizes at which full builds and serve are measured (above 10k: one parallel build, plain "
-                         "mkdocs on both languages at once, and the rebuilds)")
+                    help="sizes at which full builds and serve are measured")
+    ap.add_argument("--light-above", type=int, default=10000,
+                    help="above this size, builds are measured lightly: one parallel build beside plain mkdocs on "
+                         "both languages at once, then the rebuilds (no sequential builds, no serve)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="builds and validation at 1k entries or fewer: runs of each, taking turns; the median is reported")
     ap.add_argument("--repeat-large", type=int, default=1,
@@ -251,7 +253,7 @@ def main() -> int:
         reps = repeat if n <= 1000 else repeat_large
         preps = {lang: run_step("prepare", str(content), str(work / f"synth-{n}" / "plain"), lang)[0]
                  for lang in ("pl", "en")}
-        if n > 10000:  # one full build and plain mkdocs on both languages at once, side by side; then rebuilds
+        if n > args.light_above:  # one full build and plain mkdocs on both languages at once, side by side; then rebuilds
             note(f"{col}: kodeks build, the two languages in parallel")
             b, bm = run_step("build", str(content), str(work / f"synth-{n}" / "par"), "parallel")
             note(f"{col}: plain mkdocs, the two languages at once")

@@ -93,10 +93,12 @@ class Project:
             _yaml().dump(data, fh)
 
 
-def _edit(p: Project, rng: random.Random, kb) -> str:
-    """One random edit; returns what it did."""
+OPS = ["text", "name", "term", "game", "mkdocs", "template", "add", "remove", "rename"]
+
+
+def _edit(p: Project, rng: random.Random, kb, op: str) -> str:
+    """One edit of the kind `op`, at a random place; returns what it did."""
     p.n += 1
-    op = rng.choice(["text", "text", "name", "term", "game", "mkdocs", "template", "add", "remove", "rename"])
     if op == "game":
         path = p.content / rng.choice(GAMES) / "game.yaml"
         data = _yaml().load(path.read_text(encoding="utf-8"))
@@ -137,12 +139,12 @@ def _edit(p: Project, rng: random.Random, kb) -> str:
         for field in ("number", "aliases", "former_ids", "forms", "abbreviations", "synonyms"):
             new.pop(field, None)
         if not isinstance(data, list):
-            return _edit(p, rng, kb)
+            return _edit(p, rng, kb, op)
         data.append(new)
     elif op in ("remove", "rename"):
         if key is None or kb.backrefs.get(key) or kb.children(kb.entries[key]) or not isinstance(data, list) \
                 or len(data) < 2:
-            return _edit(p, rng, kb)
+            return _edit(p, rng, kb, op)  # another entry: this one is linked to, or alone in its file
         if op == "remove":
             data.remove(item)
         else:
@@ -173,11 +175,14 @@ def test_incremental_builds_equal_full_builds_after_random_edits(tmp_path):
     again = _build(p, inc)
     assert again.unchanged and again.rendered == {"pl": 0, "en": 0}
     done = []
-    for step in range(STEPS):
+    ops = OPS[:]
+    rng.shuffle(ops)  # every kind of edit once, in a random order; then random ones
+    ops += [rng.choice(OPS) for _ in range(max(0, STEPS - len(ops)))]
+    for step, op in enumerate(ops[:STEPS]):
         snapshot = {f: f.read_bytes() for f in [*p.content.rglob("*.yaml"), p.root / "mkdocs.yml"]}
         kb = p.check().kb
         for _ in range(20):  # an edit the validator refuses (a dangling link, a clash of forms) is undone
-            what = _edit(p, rng, kb)
+            what = _edit(p, rng, kb, op)
             if p.check().ok:
                 break
             for f in p.content.rglob("*.yaml"):
