@@ -418,3 +418,258 @@ def test_cli_one_clear_line(args, says):
     proc = run_kodeks(*args)
     assert proc.returncode == 2 and says in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+# ---- weapon profiles read into the inputs (game.yaml `weapon:` per calculator) ----
+
+def _fields(game):
+    return {f.key: f for f in kb().games[game].weapon_profile}
+
+
+def _weapon(game, wid):
+    return next(w for w in kb().of(game, "weapon") if w.id == wid)
+
+
+def _profile(values, traits=()):
+    from kodeks.model.entry import Profile
+    return Profile(values=dict(values), traits=list(traits))
+
+
+def test_infinity_rifle_range_bands_are_a_choice_l3406_3418():
+    from kodeks.odds.weapon import bands
+    _, c = calc("infinity", "shooting")
+    got = bands(c, _weapon("infinity", "rifle").profiles[0], _fields("infinity"), "en")
+    assert got == [("short", "Short 0–8″: 0", {"range": 0}), ("medium", "Medium 8–16″: +3", {"range": 3}),
+                   ("long", "Long 16–24″: -3", {"range": -3}), ("maximum", "Max 24–48″: -6", {"range": -6})]
+    assert [b[1] for b in bands(c, _weapon("infinity", "rifle").profiles[0], _fields("infinity"), "pl")][1] \
+        == "Średni 8–16″: +3"
+    # A weapon whose chart the source lacks offers no band: the range stays typed.
+    assert bands(c, _weapon("infinity", "combi-rifle").profiles[0], _fields("infinity"), "en") == []
+
+
+@pytest.mark.parametrize("wid, profile, cid, want", [
+    ("multi-rifle", 0, "shooting", {"burst": 3, "damage": 13}),
+    ("multi-rifle", 1, "shooting", {"burst": 2, "damage": 13, "ap": 1}),  # AP: ARM halved, L3453-3457
+    ("multi-rifle", 2, "shooting", {"burst": 2, "damage": 13, "armour_rolls": 2}),  # DA: 2 rolls, L3463-3464
+    ("multi-rifle", 3, "shooting", {"burst": 1, "damage": 13, "ap": 1, "armour_rolls": 2}),
+    ("d-charges", 0, "shooting", {"damage": 14, "ap": 1, "armour_rolls": 3}),  # EXP: 3 rolls, L3572-3573
+    ("explosive-ccw", 0, "close-combat", {"armour_rolls": 3}),
+    ("ap-ccw", 0, "close-combat", {"ap": 1}),
+])
+def test_infinity_ammunition_sets_ap_and_armour_rolls(wid, profile, cid, want):
+    from kodeks.odds.report import prefill
+    _, c = calc("infinity", cid)
+    values, sources = prefill(kb(), "infinity", c, weapon=_weapon("infinity", wid), profile=profile, band=None,
+                              adds=False)
+    assert values == want
+    assert all(s.startswith(f"weapon/{wid}") for s in sources.values())
+
+
+def test_warzone_printed_forms_l1090_1155():
+    from kodeks.odds.report import prefill
+    from kodeks.odds.weapon import bands, profile_values
+    _, c = calc("warzone-4-1", "shooting")
+    missile = _weapon("warzone-4-1", "guided-at-missile")
+    values, _ = prefill(kb(), "warzone-4-1", c, weapon=missile, band=None)
+    assert values == {"dam": 16, "dam_mult": 3}  # Dam 16×3: three armour tests of Dam 16
+    got = bands(c, missile.profiles[0], _fields("warzone-4-1"), "en")
+    assert [(b[0], b[2]) for b in got] == [("pb", {"band_mod": -3, "shots": 1}), ("sr", {"band_mod": -2, "shots": 1}),
+                                           ("mr", {"band_mod": -3, "shots": 1}), ("lr", {"band_mod": -4, "shots": 1}),
+                                           ("er", {"band_mod": -5, "shots": 1})]
+    # The book's own example of the form, −2(x2) (6.2.3): modifier −2, two to-hit tests; a dash: no band.
+    printed = _profile({"pb": "−2(x2)", "sr": "+1 (x3)", "mr": "-", "dam": "16x2"})
+    got = bands(c, printed, _fields("warzone-4-1"), "en")
+    assert [(b[0], b[2]) for b in got] == [("pb", {"band_mod": -2, "shots": 2}), ("sr", {"band_mod": 1, "shots": 3})]
+    assert got[0][1] == 'PB −2(x2): Point blank range (up to 6")'
+    assert profile_values(c, printed) == {"dam": 16, "dam_mult": 2}
+    _, cc = calc("warzone-4-1", "close-combat")
+    values, _ = prefill(kb(), "warzone-4-1", cc, weapon=_weapon("warzone-4-1", "improvised-weapon"))
+    assert values == {"weapon_mod": 0, "attacks": 1, "dam_bonus": 0}  # CC 0, Dam S+0
+
+
+def test_eternal_bands_and_damage_modifier_13x2_l2201_2240():
+    from kodeks.odds.weapon import bands, profile_values
+    _, c = calc("warzone-eternal", "shooting")
+    printed = _profile({"short_range": 12, "short_mod": 1, "short_ob": "13(x2)", "long_range": 24, "long_mod": -2,
+                        "long_ob": 11})
+    assert bands(c, printed, _fields("warzone-eternal"), "en") == [
+        ("short_range", "Short: up to 12″", {"range_mod": 1, "ob": 13, "mult": 2}),
+        ("long_range", "Long: up to 24″", {"range_mod": -2, "ob": 11, "mult": 1})]
+    assert bands(c, _profile({"long_range": 30, "long_mod": 0, "long_ob": 12}), _fields("warzone-eternal"), "pl") == [
+        ("long_range", "Daleki: do 30″", {"range_mod": 0, "ob": 12, "mult": 1})]
+    _, melee = calc("warzone-eternal", "melee")
+    assert profile_values(melee, _profile({"melee_ob": "12(x2)"})) == {"ob": 12, "mult": 2}
+
+
+def test_ciernie_bands_from_the_effective_range_l485_542():
+    """The book: a weapon with a 5" range firing at 6-10" is at -1, at 11-15" at -2 (one band per multiple of the
+    effective range exceeded); the list offers 0 to the input's 10 bands."""
+    from kodeks.odds.weapon import bands
+    _, c = calc("ciernie-i-gwiazdy", "shooting")
+    got = bands(c, _weapon("ciernie-i-gwiazdy", "badm-pistol").profiles[0], _fields("ciernie-i-gwiazdy"), "en")
+    assert [b[1] for b in got[:3]] == ["0–5″: 0", "6–10″: -1", "11–15″: -2"]
+    assert [b[2] for b in got] == [{"bands": k} for k in range(11)]
+    assert [b[0] for b in got][:2] == ["range-0", "range-1"]
+    # A flamer template or a thrown weapon (SI) prints no length: no bands.
+    assert bands(c, _weapon("ciernie-i-gwiazdy", "plasma-carbine").profiles[1], _fields("ciernie-i-gwiazdy"), "en") == []
+    proc = run_kodeks("odds", "ciernie-i-gwiazdy", "shooting", "--weapon", "badm-pistol", "--band", "range-2", "--json")
+    data = json.loads(proc.stdout)
+    assert data["inputs"]["bands"] == 2 and data["attack"]["target"] == 6 - 2
+
+
+def test_cli_band_and_profile():
+    proc = run_kodeks("odds", "infinity", "shooting", "--weapon", "rifle", "--band", "medium", "--json")
+    data = json.loads(proc.stdout)
+    assert data["inputs"]["range"] == 3 and data["attack"]["target"] == 11 + 3
+    odds, c = calc("infinity", "shooting")
+    want = evaluate(odds, c, {"range": 3, "burst": 3, "damage": 13})
+    assert data["exact"]["wounds"] == [str(p) for p in want.wounds]
+    proc = run_kodeks("odds", "infinity", "shooting", "--weapon", "rifle", "--json")
+    assert json.loads(proc.stdout)["inputs"]["range"] == 0  # the first band the weapon prints
+    proc = run_kodeks("odds", "infinity", "shooting", "--weapon", "multi-rifle", "--profile", "3", "--json")
+    assert {k: json.loads(proc.stdout)["inputs"][k] for k in ("burst", "armour_rolls", "ap")} == \
+        {"burst": 2, "armour_rolls": 2, "ap": 0}
+    proc = run_kodeks("odds", "infinity", "shooting", "--weapon", "rifle", "--band", "medium", "--lang", "en")
+    assert "Medium 8–16″: +3" in proc.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (("odds", "infinity", "shooting", "--weapon", "rifle", "--band", "meduim"), "did you mean 'medium'?"),
+    (("odds", "infinity", "shooting", "--weapon", "rifle", "--profile", "2"), "rifle has 1 profile(s)"),
+    (("odds", "infinity", "shooting", "--band", "short"), "give --weapon too"),
+    (("odds", "infinity", "shooting", "--weapon", "knife"), "shooting takes weapons of the categories ranged"),
+    (("odds", "infinity", "close-combat", "--weapon", "rifle"), "close-combat takes weapons of the categories cc"),
+])
+def test_cli_band_and_profile_mistakes(args, says):
+    proc = run_kodeks(*args)
+    assert proc.returncode == 2 and says in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_infinity_damage_ph_minus_2_is_the_wielders_ph_less_2_l4411():
+    from kodeks.odds.report import prefill
+    _, c = calc("infinity", "close-combat")
+    angus = next(u for u in kb().of("infinity", "unit") if u.id == "fusilier-angus")
+    ph = angus.stats["ph"]
+    for wid, want in (("knife", ph - 2), ("tag-fists", ph - 2), ("ccw", ph), ("ap-ccw", ph)):
+        values, sources = prefill(kb(), "infinity", c, attacker=angus, weapon=_weapon("infinity", wid))
+        assert values["damage"] == want, wid
+    values, sources = prefill(kb(), "infinity", c, weapon=_weapon("infinity", "knife"))
+    assert values["damage"] == c.input("damage").default - 2 and "default − 2" in sources["damage"]
+
+
+# ---- the part critical hits play ----
+
+def test_infinity_critical_share_with_da_l3463_3467():
+    """BS 12, no reaction, Burst 1, DA against ARM 1, DAM 13: a normal hit (rolls 1-11) makes two armour rolls that
+    fail on 1-12; a critical (12) is one wound with no roll plus one such roll."""
+    o = run("infinity", "shooting", bs=12, def_burst=0, burst=1, damage=13, arm=1, armour_rolls=2)
+    assert o.criticals and o.p_critical_hit == F(1, 20) and o.expected_critical_hits == F(1, 20)
+    assert o.expected_wounds_normal == F(11, 20) * 2 * F(3, 5)
+    assert o.expected_wounds_critical == F(1, 20) * (1 + F(3, 5))
+    assert o.p_wound_critical == F(1, 20)
+    assert o.expected_wounds == o.expected_wounds_normal + o.expected_wounds_critical
+
+
+def test_a_game_without_criticals_has_no_split():
+    o = run("ciernie-i-gwiazdy", "shooting")
+    assert not o.criticals and o.p_critical_hit is None and o.expected_wounds_critical is None
+    proc = run_kodeks("odds", "ciernie-i-gwiazdy", "shooting", "--lang", "en")
+    assert "critical hit" not in proc.stdout
+    proc = run_kodeks("odds", "warzone-4-1", "shooting", "--lang", "en")
+    assert "expected wounds from critical hits" in proc.stdout
+
+
+# ---- a bad `weapon:` block: located errors ----
+
+GOOD_WEAPON = GOOD.replace("      attack:\n", """      weapon:
+        reads:
+          - column: damage
+            pattern: '^([0-9]+)$'
+            groups: [d]
+            set: {kp: d}
+          - column: power
+            pattern: '^([0-9]{1,2})$'
+            groups: [p]
+            add: {ww: p}
+        bands:
+          rule: rule/melee
+          label: '{abbr}: {n}'
+          pattern: '^([0-9]{1,3})$'
+          groups: [n]
+          set: {ww: n // 10}
+          list:
+            - column: range
+            - column: mass
+        traits:
+          - trait: trait/piercing
+            set: {kp: 2}
+      attack:
+""")
+
+BROKEN_WEAPON = [
+    # (old, new, message, text on the line the error points into, or None for the line only)
+    ("pattern: '^([0-9]+)$'", "pattern: '^([0-9]+$'", "is not a regular expression", None),
+    ("pattern: '^([0-9]{1,3})$'", "pattern: '^([0-9]{3,1})$'", "is not a regular expression", None),
+    ("pattern: '^([0-9]+)$'", "pattern: '^((?:[0-9]+)+)$'", "is refused: a repetition inside a repetition", None),
+    ("groups: [d]", "groups: [d, e]", "capturing group(s) but groups names 2", None),
+    ("- column: damage", "- column: damag", "no weapon profile field 'damag'", None),
+    ("set: {kp: d}", "set: {kq: d}", "sets 'kq', which is not an input of melee", None),
+    ("set: {kp: d}", "set: {kp: x + d}", "reads 'x', which is not one of the pattern's groups", "x + d"),
+    ("set: {kp: d}", "set: {kp: d +}", "does not parse", None),
+    ("label: '{abbr}: {n}'", "label: '{abbr}: {m}'", "the label shows '{m}'", "{m}"),
+    ("trait: trait/piercing", "trait: trait/piercin", "unknown trait 'piercin'", None),
+    ("set: {kp: 2}", "set: {kz: 2}", "the trait sets 'kz'", None),
+    ("      weapon:\n        reads:", "      weapon:\n        categories: [badm, lazer]\n        reads:",
+     "'lazer' is not a weapon category of this game (did you mean 'laser'?)", None),
+    ("add: {ww: p}", "add: {wq: p}", "the weapon adds to 'wq', which is not an input of melee", None),
+    ("add: {ww: p}", "add: {ww: q}", "reads 'q', which is not one of the pattern's groups", "q}"),
+    ("set: {ww: n // 10}", "set: {ww: n // 10}\n          show: {lo: n + z}", "reads 'z', which is not one of", "z}"),
+    ("groups: [n]", "groups: [n]\n          otherwise: {z: 1}", "otherwise: 'z' is not one of the pattern's groups", None),
+    ("rule: rule/melee\n          label", "rule: rule/mele\n          label", "unknown rule 'mele'", None),
+]
+
+
+@pytest.mark.parametrize("old, new, message, marker", BROKEN_WEAPON)
+def test_bad_weapon_declarations_are_located(mini, old, new, message, marker):
+    import re
+    game = mini / "ciernie-i-gwiazdy" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    start = len(text.splitlines())
+    assert GOOD_WEAPON.count(old) == 1, old
+    body = GOOD_WEAPON.replace(old, new)
+    game.write_text(text + body, encoding="utf-8")
+    proc = run_kodeks("validate", "--content", mini)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = [x for x in proc.stderr.splitlines() if message in x]
+    assert lines, proc.stderr
+    first = new.split("\n")[-1] if "otherwise" in new or "show" in new else new.split("\n")[0]
+    if "categories" in new:
+        first = new.split("\n")[1]
+    numbered = list(enumerate(body.splitlines(), start=1))
+    line_no = next((i for i, line in numbered if line.strip() == first.strip()), None) or next(
+        i for i, line in numbered if first in line)
+    assert f"game.yaml:{start + line_no}:" in lines[0], (lines[0], start + line_no)
+    line = body.splitlines()[line_no - 1]
+    if "regular expression" in message:  # the column of the character the regex engine stopped at
+        pattern = re.search(r"'(.*)'", line).group(1)
+        with pytest.raises(re.error) as exc:
+            re.compile(pattern)
+        col = line.index("'") + 2 + exc.value.pos
+        assert f"game.yaml:{start + line_no}:{col}:" in lines[0], (lines[0], col)
+    if marker:
+        col = line.index(marker) + 1
+        assert f"game.yaml:{start + line_no}:{col}:" in lines[0], (lines[0], col)
+
+
+def test_a_good_weapon_declaration_validates_and_reads(mini):
+    game = mini / "ciernie-i-gwiazdy" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + GOOD_WEAPON, encoding="utf-8")
+    proc = run_kodeks("validate", "--content", mini)
+    assert proc.returncode == 0, proc.stderr
+    proc = run_kodeks("odds", "ciernie-i-gwiazdy", "melee", "--weapon", "badm-cannon", "--band", "mass", "--json",
+                      "--content", mini)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["inputs"] == {"ww": 0, "kp": 2}  # mass 4 // 10; damage 6 read, then the trait's 2 (later wins)

@@ -367,8 +367,10 @@ def test_javascript_agrees(game):
         where = f"{game} {cid} {values}"
         for key in ("hits", "critical_hits", "defender_hits", "wounds"):
             _close(got[key], want[key], f"{where} {key}")
-        for key in ("defender_scores", "nobody", "jam", "p_wound", "expected_wounds"):
+        for key in ("defender_scores", "nobody", "jam", "p_wound", "expected_wounds", "p_critical_hit",
+                    "expected_critical_hits", "expected_wounds_normal", "expected_wounds_critical", "p_wound_critical"):
             _close(got[key], want[key], f"{where} {key}")
+        assert got["criticals"] == py.criticals, where
         for side in ("attack", "defence"):
             if side in want:
                 assert got[side]["target"] == want[side]["target"] and got[side]["dice"] == want[side]["dice"], where
@@ -378,3 +380,28 @@ def test_javascript_agrees(game):
                 _close(got["per_hit"][kind], want["per_hit"][kind], f"{where} per_hit")
         assert [s["name"] for s in got["statuses"]] == [s["name"] for s in want["statuses"]], where
         _close([s["p"] for s in got["statuses"]], [s["p"] for s in want["statuses"]], f"{where} statuses")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_critical_split_adds_up(game):
+    """The wounds split into normal and critical hits, exactly (Fractions), on the same cases: the two parts sum
+    to the expected wounds, a critical hit's share is 0 where no critical happens, and the chances are ordered."""
+    odds = kb().games[game].odds
+    with_crits = 0
+    for (cid, values), o in zip(cases(game), python_results(game)):
+        where = f"{game} {cid} {values}"
+        if not o.criticals:
+            assert o.p_critical_hit is None and o.expected_wounds_critical is None, where
+            continue
+        with_crits += 1
+        assert o.p_critical_hit == 1 - o.critical_hits[0], where
+        assert o.expected_critical_hits == sum(k * p for k, p in enumerate(o.critical_hits)), where
+        if o.wounds is None:
+            continue
+        assert o.expected_wounds_normal + o.expected_wounds_critical == o.expected_wounds, where
+        assert 0 <= o.p_wound_critical <= min(o.p_wound, o.p_critical_hit), where
+        if o.p_critical_hit == 0:
+            assert o.expected_wounds_critical == 0 and o.p_wound_critical == 0, where
+    has = any(c.attack.rules.over(odds.roll).critical_equal or c.attack.rules.over(odds.roll).critical_faces
+              for c in odds.calculators)
+    assert (with_crits > 0) == has

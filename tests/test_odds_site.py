@@ -41,6 +41,14 @@ odds:
         - {id: damage, name: {pl: Obrażenia broni, en: Weapon damage}, from: weapon.profile.damage, default: 1, min: 0, max: 10}
         - {id: pen, name: {pl: Penetracja, en: Penetration}, from: weapon.profile.penetration, default: 0, min: -5, max: 15, rule: trait/piercing}
         - {id: kp, name: {pl: KP celu, en: Target's AC}, from: defender.stats.kp, default: 4, min: 0, max: 15}
+      weapon:
+        bands:
+          rule: rule/actions
+          label: {pl: '{abbr} {n}: progi {n}', en: '{abbr} {n}: bands {n}'}
+          pattern: '^([0-9]+)$'
+          groups: [n]
+          set: {bands: n // 10}
+          list: [{column: range}, {column: mass}]
       attack: {target: us - bands - cover, dice: rof}
       per_hit:
         save: {target: kp - (pen - bands), rule: trait/piercing}
@@ -55,6 +63,9 @@ odds:
         - {id: attacks, name: {pl: Ataki, en: Attacks}, default: 2, min: 1, max: 5}
         - {id: def_dice, name: {pl: Kości przeciwnika, en: Opponent's dice}, default: 1, min: 0, max: 5}
         - {id: kp, name: {pl: KP przeciwnika, en: Opponent's AC}, from: defender.stats.kp, default: 4, min: 0, max: 15}
+      weapon:
+        reads:
+          - {column: damage, pattern: '^([0-9]+)$', groups: [d], add: {ww: d}}
       attack: {target: ww + 3, dice: attacks, critical: [equal]}
       defence:
         target: ww_def + 3
@@ -137,7 +148,15 @@ def _expected_rows(outcome) -> dict:
     if o.wounds is not None:
         rows.update({f"wounds-{k}": p for k, (_, p) in enumerate(grouped(o.wounds))})
         rows.update({"p-wound": o.p_wound, "expected": o.expected_wounds})
+    if o.criticals and not (o.defence is None and outcome.wounds is None and o.attack.dice == 1):
+        rows.update({"crit-hit": o.p_critical_hit, "crit-hits-expected": o.expected_critical_hits})
+        if o.wounds is not None:
+            rows.update({"expected-normal": o.expected_wounds_normal, "expected-critical": o.expected_wounds_critical,
+                         "p-wound-critical": o.p_wound_critical})
     return {k.rstrip("_"): float(v) for k, v in rows.items()}
+
+
+NUMBERS = {"expected", "crit-hits-expected", "expected-normal", "expected-critical"}  # shown as numbers, not %
 
 
 def _shown(page) -> dict:
@@ -165,7 +184,7 @@ def _check_numbers(page, decl: dict, calc_id: str, game: str = GAME) -> dict:
         assert row in shown, (row, sorted(shown))
         got, text = shown[row]
         assert abs(got - p) < 1e-9, (row, got, p, values)
-        if row == "expected":
+        if row in NUMBERS:
             assert abs(text - p) <= 0.005 + 1e-9, (row, text, p)
         else:
             assert abs(text - p * 100) <= 0.05 + 1e-9, (row, text, p)
@@ -291,6 +310,9 @@ def test_the_calculator_page_has_every_calculator_face_to_face_included(site, br
         assert Path(href.removeprefix("file://")).is_file(), href
     shown = _check_numbers(page, decl, f2f, game)
     assert {"hits-0", "hits-1", "hits-2", "hits-3", "defender", "nobody", "p-wound", "expected"} <= set(shown)
+    # Where the roll has criticals, the result says how much of it they are.
+    assert {"crit-hit", "crit-hits-expected", "expected-normal", "expected-critical", "p-wound-critical"} <= set(shown)
+    assert abs(shown["expected-normal"][0] + shown["expected-critical"][0] - shown["expected"][0]) < 1e-9
     # Nobody, the defender and the attacker's scores make up every outcome.
     assert abs(shown["defender"][0] + shown["nobody"][0] - shown["hits-0"][0]) < 1e-9
     page.fill(f"[data-odds-input={calc['inputs'][0]['id']}]", "99")  # out of range: said, not computed
@@ -427,3 +449,144 @@ def test_axe_finds_no_wcag_21_aa_violation_in_the_calculator(site, browser, widt
         found += [f"unit/{unit}.html: {v}" for v in _axe(page)]
     ctx.close()
     assert found == [], "\n".join(found)
+
+
+def _banded(site: Path) -> list:
+    """(game, calculator, weapon row, data) of the first weapon of each game that prints two range bands or more
+    for a calculator."""
+    out = []
+    for script in sorted((site / "assets").glob("kodeks-odds-*.js")):
+        game = script.name.removeprefix("kodeks-odds-").removesuffix(".js")
+        data = _data(site, "en", game)
+        found = next(((game, calc_id, w, data) for w in data["weapons"] for calc_id, bands in w[3][0][2].items()
+                      if len(bands) >= 2), None)
+        if found:
+            out.append(found)
+    assert out, "no weapon prints range bands"
+    return out
+
+
+def test_a_weapons_range_bands_and_profiles_are_a_choice(site, browser):
+    """The bands a weapon prints are a list (read in Python: the page carries them), picking one sets the inputs
+    it reads, typing one of them by hand says so, and the band and the profile (ammunition) live in the address.
+    Every game whose weapons print bands."""
+    ctx = browser.new_context(**PHONE)
+    bad: list = []
+    for game, cid, weapon, data in _banded(site):
+        _bands_of_one_game(ctx, bad, site, game, cid, weapon, data)
+    ctx.close()
+    assert bad == [], "\n".join(bad)
+
+
+def _bands_of_one_game(ctx, bad, site, game, cid, weapon, data):
+    decl, bands = data["decl"], weapon[3][0][2][cid]
+    calc = next(c for c in data["calculators"] if c["id"] == cid)
+    page = ctx.new_page()
+    bad += _recorder(page)
+    page.goto((site / "en" / game / "odds.html").as_uri() + f"?odds-calc={cid}&odds-wpn={weapon[0]}")
+    page.locator(".kodeks-odds__table").first.wait_for()
+    band = page.locator("[data-odds-band]")
+    assert band.is_visible()
+    assert band.locator("option").all_inner_texts() == ["— typed values —"] + [b[1] for b in bands]
+    assert band.input_value() == bands[0][0]  # the first band the weapon prints
+    want = {**weapon[3][0][1].get(cid, {}), **bands[0][2]}
+    assert {k: _values(page)[k] for k in want} == want
+    _check_numbers(page, decl, cid, game)
+
+    band.select_option(bands[1][0])
+    assert {k: _values(page)[k] for k in bands[1][2]} == bands[1][2]
+    shown = _check_numbers(page, decl, cid, game)
+    assert f"odds-band={bands[1][0]}" in page.url
+    _on_phone(page, ".kodeks-odds")
+    _shoot(page, page.locator("article"), f"weapon-bands-{game}-en-390")
+
+    page2 = ctx.new_page()
+    bad += _recorder(page2)
+    page2.goto(page.url)
+    page2.locator(".kodeks-odds__table").first.wait_for()
+    assert page2.input_value("[data-odds-band]") == bands[1][0]
+    assert _shown(page2) == shown
+    page2.close()
+
+    # Typing a value a band sets: the list says the values are typed, and the numbers follow the typed value;
+    # reopened, the address gives the typed value back and the list still says so.
+    key = next(iter(bands[1][2]))
+    typed = bands[1][2][key] + 1
+    page.fill(f"[data-odds-input={key}]", str(typed))
+    assert band.input_value() == ""
+    assert _values(page)[key] == typed
+    _check_numbers(page, decl, cid, game)
+    assert "odds-band=none" in page.url
+    page2 = ctx.new_page()
+    page2.goto(page.url.replace("odds-band=none", f"odds-band={bands[1][0]}"))  # a band, then a value over it
+    page2.locator(".kodeks-odds__table").first.wait_for()
+    assert _values(page2)[key] == typed and page2.input_value("[data-odds-band]") == ""
+    page2.close()
+
+    # A weapon with several profiles (ammunition, modes): a second list, each profile its own values.
+    several = next((w for w in data["weapons"] if len(w[3]) > 1 and w[3][0][1].get(cid) != w[3][1][1].get(cid)
+                    and (calc["weapons"] is None or w[0] in calc["weapons"])), None)
+    if several is not None:
+        page.select_option("[data-odds-pick=weapon]", several[0])
+        profile = page.locator("[data-odds-profile]")
+        assert profile.locator("option").all_inner_texts() == [p[0] for p in several[3]]
+        profile.select_option(value="1")
+        defaults = {i["id"]: i.get("default", 0) for i in next(c for c in decl["calculators"] if c["id"] == cid)["inputs"]}
+        want = {k: defaults[k] for k in calc["weapon_inputs"]}
+        want.update(several[3][1][1].get(cid, {}))
+        offered = several[3][1][2].get(cid, [])
+        if offered:
+            want.update(offered[0][2])
+        assert {k: _values(page)[k] for k in want} == want
+        _check_numbers(page, decl, cid, game)
+        assert "odds-prof=2" in page.url
+        page3 = ctx.new_page()
+        page3.goto(page.url)
+        page3.locator(".kodeks-odds__table").first.wait_for()
+        assert page3.input_value("[data-odds-profile]") == "1"
+        assert _values(page3) == _values(page)
+        page3.close()
+        _on_phone(page, ".kodeks-odds")
+    page.close()
+
+
+def test_a_weapon_that_adds_to_the_attackers_value_follows_the_attacker(site, browser):
+    """A printed form relative to the wielder (Infinity's PH-2): the input is the attacker's own value plus what
+    the weapon adds, and it follows when the attacker changes."""
+    found = None
+    for script in sorted((site / "assets").glob("kodeks-odds-*.js")):
+        game = script.name.removeprefix("kodeks-odds-").removesuffix(".js")
+        data = _data(site, "en", game)
+        for calc in data["calculators"]:
+            for k in calc["add_inputs"]:
+                weapon = next((w for w in data["weapons"] if w[3][0][3].get(calc["id"], {}).get(k)), None)
+                units = [u for u in data["units"] if k in u[2].get(calc["id"], {})]
+                values = sorted({u[2][calc["id"]][k] for u in units})
+                if weapon and len(values) >= 2:
+                    found = game, calc, k, weapon, units, data
+                    break
+            if found:
+                break
+        if found:
+            break
+    assert found, "no weapon adds to an attacker's value"
+    game, calc, k, weapon, units, data = found
+    cid, add = calc["id"], weapon[3][0][3][calc["id"]][k]
+    first = units[0]
+    other = next(u for u in units if u[2][cid][k] != first[2][cid][k])
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    bad = _recorder(page)
+    page.goto((site / "en" / game / "odds.html").as_uri() + f"?odds-calc={cid}&odds-att={first[0]}&odds-wpn={weapon[0]}")
+    page.locator(".kodeks-odds__table").first.wait_for()
+    assert _values(page)[k] == first[2][cid][k] + add
+    if calc["weapons"] is not None:  # a calculator that takes some weapon categories lists only those
+        listed = page.locator("[data-odds-pick=weapon] option").evaluate_all("os => os.map(o => o.value)")
+        assert listed == [""] + [w[0] for w in data["weapons"] if w[0] in calc["weapons"]]
+    page.select_option("[data-odds-pick=attacker]", other[0])
+    assert _values(page)[k] == other[2][cid][k] + add
+    _check_numbers(page, data["decl"], cid, game)
+    page.select_option("[data-odds-pick=weapon]", "")
+    assert _values(page)[k] == other[2][cid][k]
+    ctx.close()
+    assert bad == [], "\n".join(bad)

@@ -549,6 +549,8 @@ def odds(game: str = typer.Argument(..., help="The game id, e.g. infinity."),
          attacker: Optional[str] = typer.Option(None, "--attacker", help="A unit (id) whose stats prefill the inputs."),
          defender: Optional[str] = typer.Option(None, "--defender", help="A unit (id) whose stats prefill the inputs."),
          weapon: Optional[str] = typer.Option(None, "--weapon", help="A weapon (id) whose profile prefills the inputs."),
+         profile: int = typer.Option(1, "--profile", help="Which of the weapon's profiles (ammunition, mode): 1, 2, ..."),
+         band: Optional[str] = typer.Option(None, "--band", help="The weapon's range band: its column (e.g. medium, sr), or 'none' (default: the first it prints)."),
          lang: str = typer.Option("pl", "--lang", help="pl or en."),
          json_out: bool = typer.Option(False, "--json", help="Print the numbers as JSON (exact fractions under 'exact')."),
          content: Optional[Path] = ContentOpt) -> None:
@@ -597,7 +599,30 @@ def odds(game: str = typer.Argument(..., help="The game id, e.g. infinity."),
             _fail(f"{option}: unknown {kind} '{ident}' in {game}{did_you_mean(ident, known)} "
                   f"(known: {', '.join(known[:30])}{' ...' if len(known) > 30 else ''})")
         entries[option] = entry
-    filled, sources = prefill(kb, game, calc, entries.get("--attacker"), entries.get("--defender"), entries.get("--weapon"))
+    wpn = entries.get("--weapon")
+    if wpn is None and (band is not None or profile != 1):
+        _fail("--band and --profile pick from a weapon's profile: give --weapon too")
+    band_index: Optional[int] = 0
+    if wpn is not None and calc.weapon is not None and not calc.weapon.takes(wpn):
+        _fail(f"--weapon {wpn.id}: {calculator} takes weapons of the categories {', '.join(calc.weapon.categories)}, "
+              f"not {wpn.category}")
+    if wpn is not None:
+        from .odds.weapon import bands as weapon_bands
+        if not 1 <= profile <= len(wpn.profiles):
+            _fail(f"--profile {profile}: {wpn.id} has {len(wpn.profiles)} profile(s) (known: "
+                  + ", ".join(f"{i + 1} {p.name.plain(lang) if p.name else ''}".strip() for i, p in enumerate(wpn.profiles)) + ")")
+        fields = {f.key: f for f in g.weapon_profile}
+        offered = [b[0] for b in weapon_bands(calc, wpn.profiles[profile - 1], fields, lang)]
+        if band is not None:
+            if band == "none":
+                band_index = None
+            elif band in offered:
+                band_index = offered.index(band)
+            else:
+                _fail(f"--band {band}: {wpn.id} prints no such band for {calculator}{did_you_mean(band, offered)} "
+                      f"(known: {', '.join(offered + ['none'])})")
+    filled, sources = prefill(kb, game, calc, entries.get("--attacker"), entries.get("--defender"), wpn,
+                              profile=profile - 1, band=band_index, lang=lang)
     unknown = [k for k in values if calc.input(k) is None]
     if unknown:
         ids = [i.id for i in calc.inputs]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from ..content.loader import Loaded
 from ..odds.evaluate import OddsError, evaluate
 from ..odds.expr import EvalError
-from ..odds.model import MAX_DICE, RESERVED, BadExpr, expressions
+from ..odds.model import MAX_DICE, RESERVED, BadExpr, BadRegex, expressions
+from ..odds.weapon import LABEL_NAMES, PLACEHOLDER
 from ..problems import Problems, did_you_mean
 
 
@@ -90,6 +91,8 @@ def _check_game(loaded: Loaded, game, yf, problems: Problems) -> None:
                 _roll_bounds(phraw["save"], cpath + ("per_hit", "save"), odds.die, err)
                 if ph.save.bands:
                     _bands(ph.save, phraw, cpath + ("per_hit",), err)
+        if calc.weapon is not None:
+            _weapon(loaded, calc, craw["weapon"], cpath + ("weapon",), profile, ids, rule, yf, base, err, game.id)
         for path, ex, names in expressions(calc):
             where = cpath + path
             if isinstance(ex, BadExpr):
@@ -198,3 +201,108 @@ def _runs(odds, calc, path: tuple, err) -> None:
                 side = "minimum" if pick == 1 else "maximum"
                 err(path + (name, "dice"), f"with every input at its {side}, {calc.id} {name} rolls {n} dice",
                     f"keep the dice within 0..{MAX_DICE} over the inputs' ranges (min/max)")
+
+
+def _weapon(loaded: Loaded, calc, raw: dict, path: tuple, profile: set, ids: dict, rule, yf, base: tuple, err,
+            calc_game: str = "") -> None:
+    """The `weapon:` block: columns the game's weapon profile has, patterns that compile, expressions over their
+    groups, inputs that exist, labels that name only what a band has, traits that are entries."""
+    from . import _known, _suggest
+    rules = calc.weapon
+
+    def one(read, where: tuple, inherited: tuple) -> set:
+        """Check one read; `where` is its own place, `inherited` the bands block (for pattern/set/otherwise
+        written there). Returns the pattern's group names."""
+        rraw = yf._value_at(base + where) or {}
+
+        def at(field):
+            return where + (field,) if field in rraw else inherited + (field,)
+        if read.column not in profile:
+            err(where + ("column",), f"the game has no weapon profile field '{read.column}'{did_you_mean(read.column, profile)}",
+                "use a key of game.yaml weapon_profile: " + ", ".join(sorted(profile)))
+        pat = read.pattern
+        if isinstance(pat, BadRegex) or pat is None:
+            message = pat.message if pat is not None else "no pattern"
+            offset = pat.offset if pat is not None and pat.offset is not None and _is_text(yf, base + at("pattern")) else None
+            err(at("pattern"), f"the pattern '{pat.text if pat is not None else ''}' "
+                + ("is refused: " if message.startswith("a repetition inside") else "is not a regular expression: ")
+                + message,
+                "write a Python regular expression with named groups, e.g. '^(?P<mod>[+-]?[0-9]+)$'", offset=offset)
+            return set()
+        if pat.groupindex:
+            err(at("pattern"), f"the pattern '{pat.pattern}' names a group inside it",
+                "use plain (...) groups and name them in order under groups: [a, b]")
+        if len(read.groups) != pat.groups:
+            err(at("groups") if "groups" in rraw or inherited != where else at("pattern"),
+                f"the pattern has {pat.groups} capturing group(s) but groups names {len(read.groups)}",
+                "name every (...) of the pattern in order, e.g. groups: [mod, shots]; write (?:...) for a group "
+                "that only groups")
+        groups = set(read.groups)
+        readable = groups | ({read.repeat[0]} if read.repeat else set())
+        if read.repeat and read.repeat[0] in groups:
+            err(where + ("repeat", "name"), f"repeat: '{read.repeat[0]}' is also a group of the pattern",
+                "give the band number a name of its own")
+        listed = [("set", k, v) for k, v in read.set.items()] + [("add", k, v) for k, v in read.add.items()]
+        listed += [("show", k, v) for k, v in read.show.items()]
+        for field, target, ex in listed:
+            spot = at(field) + (target,)
+            if field != "show" and target not in ids:
+                err(spot, f"the weapon {'adds to' if field == 'add' else 'sets'} '{target}', which is not an input of "
+                    f"{calc.id}{did_you_mean(target, ids)}", "name one of the inputs: " + ", ".join(ids))
+            if isinstance(ex, BadExpr):
+                err(spot, f"the expression '{ex.text}' does not parse: {ex.message}",
+                    "write arithmetic over the pattern's groups", offset=ex.offset if _is_text(yf, base + spot) else None)
+                continue
+            for name in sorted(ex.names - readable):
+                offset = next((n[2] for n in _name_nodes(ex.tree) if n[1] == name), 0)
+                err(spot, f"the expression '{ex.text}' reads '{name}', which is not one of the pattern's groups"
+                    f"{did_you_mean(name, readable)}",
+                    "groups: " + (", ".join(sorted(readable)) or "none; name the pattern's (...) in groups: [...]"),
+                    offset=offset if _is_text(yf, base + spot) else None)
+        for name in read.otherwise:
+            if name not in groups:
+                err(at("otherwise") + (name,), f"otherwise: '{name}' is not one of the pattern's groups"
+                    f"{did_you_mean(name, groups)}", "groups: " + (", ".join(read.groups) or "none"))
+        return readable | set(read.show)
+
+    kind = loaded.kb.games[calc_game].kinds.get("weapon") if calc_game in loaded.kb.games else None
+    known_categories = [c.id for c in kind.categories] if kind is not None else []
+    for i, cat in enumerate(rules.categories or []):
+        if cat not in known_categories:
+            err(path + ("categories", i), f"'{cat}' is not a weapon category of this game{did_you_mean(cat, known_categories)}",
+                "categories: " + (", ".join(known_categories) or "none declared in kinds.weapon"))
+    for i, read in enumerate(rules.reads):
+        one(read, path + ("reads", i), path + ("reads", i))
+        if not read.set and not read.add:
+            err(path + ("reads", i), "this read sets nothing", "give it set: {input: expression} or add: {...}")
+    if rules.bands:
+        rule(path + ("bands", "rule"), rules.band_rule)
+        label_groups: set | None = None
+        for i, read in enumerate(rules.bands):
+            where = path + ("bands", "list", i)
+            groups = one(read, where, path + ("bands",))
+            label_groups = groups if label_groups is None else label_groups & groups
+            for j, more in enumerate(read.also):
+                one(more, where + ("also", j), where + ("also", j))
+        lraw = raw["bands"].get("label")
+        if lraw is not None:
+            for lang, text in ((lraw if isinstance(lraw, dict) else {"": lraw}).items()):
+                lpath = path + ("bands", "label") + ((lang,) if lang else ())
+                for m in PLACEHOLDER.finditer(text):
+                    if m.group(1) not in LABEL_NAMES and m.group(1) not in (label_groups or set()):
+                        known = sorted((label_groups or set()) | set(LABEL_NAMES))
+                        err(lpath, f"the label shows '{{{m.group(1)}}}', which is neither a group every band's pattern has "
+                            f"nor one of {{abbr}}, {{name}}, {{value}} or a `show` name{did_you_mean(m.group(1), known)}",
+                            "known: " + ", ".join("{" + k + "}" for k in known), offset=m.start())
+    for i, t in enumerate(rules.traits):
+        tpath = path + ("traits", i)
+        key = t.trait
+        if key is None or key.kind == "?" or key.game not in loaded.kb.games:
+            err(tpath + ("trait",), f"'{key}' is not a reference to an entry of this game", "write kind/id, e.g. trait/ap")
+        elif not _known(loaded, key):
+            err(tpath + ("trait",), f"odds: unknown {key.kind} '{key.id}' in {key.game}{_suggest(loaded, key)}",
+                "name the trait entry a weapon profile lists (kind/id)")
+        for target in t.set:
+            if target not in ids:
+                err(tpath + ("set", target), f"the trait sets '{target}', which is not an input of {calc.id}"
+                    f"{did_you_mean(target, ids)}", "name one of the inputs: " + ", ".join(ids))

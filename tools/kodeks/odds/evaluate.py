@@ -50,6 +50,23 @@ class Outcome:
     p_wound: Fraction | None = None
     expected_wounds: Fraction | None = None
     statuses: list = field(default_factory=list)  # [(BiText name, P(the target ends with it))]
+    # The part critical hits play (a calculator whose attack roll can score criticals; None otherwise):
+    criticals: bool = False
+    p_critical_hit: Fraction | None = None  # P(at least one of the hits is critical)
+    expected_critical_hits: Fraction | None = None
+    expected_wounds_normal: Fraction | None = None  # expected wounds from normal hits ...
+    expected_wounds_critical: Fraction | None = None  # ... and from critical hits (their sum: expected_wounds)
+    p_wound_critical: Fraction | None = None  # P(at least one wound comes from a critical hit)
+
+
+def has_criticals(odds: Odds, calc: Calculator) -> bool:
+    """Whether the attacker's roll can score a critical at all (the declaration, whatever the inputs)."""
+    r = calc.attack.rules.over(odds.roll)
+    return bool(r.critical_equal or r.critical_faces or r.extra_criticals_above_die)
+
+
+def _mean(dist: list) -> Fraction:
+    return sum((k * p for k, p in enumerate(dist)), ZERO)
 
 
 def resolve_inputs(calc: Calculator, values: dict) -> dict:
@@ -371,6 +388,10 @@ def evaluate(odds: Odds, calc: Calculator, values: dict) -> Outcome:
         total_hits[n + c] += p
         crit_hits[c] += p
     outcome.hits, outcome.critical_hits = _as_list(total_hits), _as_list(crit_hits)
+    if has_criticals(odds, calc):
+        outcome.criticals = True
+        outcome.p_critical_hit = ONE - outcome.critical_hits[0]
+        outcome.expected_critical_hits = _mean(outcome.critical_hits)
     if calc.defence is not None:
         outcome.nobody = ONE - (ONE - outcome.hits[0]) - outcome.defender_scores
     if calc.per_hit is None:
@@ -388,10 +409,14 @@ def evaluate(odds: Odds, calc: Calculator, values: dict) -> Outcome:
     clear: dict = defaultdict(Fraction)
     statuses = sorted({s for pair in per.values() for (_, st) in pair for s in st})
     cache: dict = {}
+    e_normal = e_crit = no_crit_wound = ZERO
     for (ctx, n, c), p in hits.items():
         if not p:
             continue
         (wn, sn), (wc, sc) = per[ctx]
+        e_normal += p * n * _mean(wn)
+        e_crit += p * c * _mean(wc)
+        no_crit_wound += p * wc[0] ** c
         dist = _convolve(_power(wn, n, cache), _power(wc, c, cache))
         for k, q in enumerate(dist):
             if q:
@@ -401,6 +426,9 @@ def evaluate(odds: Odds, calc: Calculator, values: dict) -> Outcome:
     outcome.wounds = _as_list(wounds)
     outcome.p_wound = ONE - outcome.wounds[0]
     outcome.expected_wounds = sum((k * p for k, p in enumerate(outcome.wounds)), ZERO)
+    if outcome.criticals:
+        outcome.expected_wounds_normal, outcome.expected_wounds_critical = e_normal, e_crit
+        outcome.p_wound_critical = ONE - no_crit_wound
     names = {b.status_key: b.status for b in calc.per_hit.save.bands if b.status_key} if calc.per_hit.save else {}
     outcome.statuses = [(names[s], ONE - clear[s]) for s in statuses]
     return outcome

@@ -6,6 +6,7 @@ written. Nothing here knows a game: every rule a declaration names is a generic 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..model.text import BiText
@@ -130,6 +131,111 @@ class PerHit:
     rule: object = None
 
 
+@dataclass(frozen=True)
+class BadRegex:
+    text: str
+    message: str
+    offset: int | None
+
+
+MAX_PATTERN = 200  # a printed weapon value is a few characters; a longer pattern is a mistake
+
+
+def regex(text):
+    """A compiled pattern, or a BadRegex that says why `text` is not one."""
+    if not isinstance(text, str):
+        return BadRegex(str(text), "a pattern is text", None)
+    if len(text) > MAX_PATTERN:
+        return BadRegex(text, f"longer than {MAX_PATTERN} characters", MAX_PATTERN)
+    try:
+        compiled = re.compile(text)
+        tree = re._parser.parse(text)  # the same parse, kept to look at its repetitions
+    except re.error as exc:
+        return BadRegex(text, exc.msg, exc.pos)
+    except (RecursionError, OverflowError, ValueError) as exc:
+        return BadRegex(text, str(exc) or type(exc).__name__, None)
+    if _nested_repeat(tree.data, False):
+        return BadRegex(text, "a repetition inside a repetition (such as (a+)+ or (a|b)*) can take exponential "
+                              "time on some values", None)
+    return compiled
+
+
+def _nested_repeat(items, inside: bool) -> bool:
+    """Whether a parsed pattern repeats (more than once) something that itself repeats or branches: the shape
+    that makes a backtracking engine take exponential time, which a declaration must not be able to cause."""
+    from re._constants import BRANCH, MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT, SUBPATTERN
+    for op, av in items:
+        if op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT):
+            many = av[1] > 1
+            if many and inside:
+                return True
+            if _nested_repeat(av[2], inside or many):
+                return True
+        elif op is BRANCH:
+            if inside:
+                return True
+            if any(_nested_repeat(b, inside) for b in av[1]):
+                return True
+        elif op is SUBPATTERN:
+            if _nested_repeat(av[3], inside):
+                return True
+    return False
+
+
+@dataclass
+class Read:
+    """How one printed value of a weapon profile (`column`) sets inputs: `pattern` (a regular expression) must
+    match it whole; its capturing groups are named in order by `groups`; each `set` expression reads them as
+    whole numbers; a group that took no part in the match reads as its `otherwise` value (with none, the inputs
+    that read it are not set)."""
+
+    column: str
+    pattern: object  # re.Pattern | BadRegex
+    groups: list  # names of the pattern's capturing groups, in order
+    set: dict  # input id -> Expr | BadExpr
+    otherwise: dict = field(default_factory=dict)  # group -> whole number
+    also: list = field(default_factory=list)  # bands only: further reads of the same band (other columns)
+    add: dict = field(default_factory=dict)  # input id -> Expr | BadExpr added to what the input holds without
+    # the weapon (its `from:` value or its default), e.g. Infinity's PH-2: the wielder's PH, less 2
+    repeat: tuple | None = None  # bands only: (name, count): one band per name = 0 .. count-1, from one printed
+    # value (Ciernie i Gwiazdy prints the length of a band, not the bands)
+    show: dict = field(default_factory=dict)  # bands only: label name -> Expr over the groups (and the repeat name)
+
+
+@dataclass
+class TraitSet:
+    """A trait (an entry) on the weapon's profile sets inputs, e.g. DA ammunition: two armour rolls."""
+
+    trait: object  # Key
+    set: dict  # input id -> Expr | BadExpr (constants: no groups)
+
+
+@dataclass
+class WeaponRules:
+    """How a weapon's printed profile fills a calculator: `reads` always; `bands` one of them, picked by the
+    player (the first by default); `traits` from the profile's traits. Picking a weapon or a profile puts every
+    input these name back to its default first, so nothing of the weapon picked before stays."""
+
+    reads: list = field(default_factory=list)
+    bands: list = field(default_factory=list)
+    band_label: dict | None = None  # {"pl": template, "en": template}: {group}, {abbr}, {name}, {value}
+    band_rule: object = None
+    traits: list = field(default_factory=list)
+    categories: list | None = None  # the weapon categories this calculator takes (None: every weapon)
+
+    def takes(self, weapon) -> bool:
+        return self.categories is None or getattr(weapon, "category", None) in self.categories
+
+    def targets(self) -> list:
+        """Every input id the weapon may set through these rules."""
+        out: list = []
+        for r in self.reads + self.bands + [a for b in self.bands for a in b.also]:
+            out += [k for k in r.set if k not in out]  # (an `add` target belongs to its `from:`, not here)
+        for t in self.traits:
+            out += [k for k in t.set if k not in out]
+        return out
+
+
 @dataclass
 class Calculator:
     id: str
@@ -139,6 +245,7 @@ class Calculator:
     attack: Dice
     defence: Dice | None = None
     per_hit: PerHit | None = None
+    weapon: WeaponRules | None = None
 
     def input(self, iid: str) -> Input | None:
         return next((i for i in self.inputs if i.id == iid), None)
@@ -216,9 +323,34 @@ def build(data: dict, game: str, ref) -> Odds:
         calcs.append(Calculator(
             id=c["id"], name=_bitext(c.get("name"), game), rule=key(c.get("rule")), inputs=inputs,
             attack=dice(c["attack"]), defence=dice(c["defence"]) if c.get("defence") else None,
-            per_hit=per_hit))
+            per_hit=per_hit, weapon=_weapon(c["weapon"], key) if c.get("weapon") else None))
     return Odds(die=data["die"], rule=key(data.get("rule")), roll=_rules(data.get("roll") or {}).over(GAME_DEFAULTS),
                 calculators=calcs, raw=data)
+
+
+def _read(d: dict, defaults: dict | None = None) -> Read:
+    base = defaults or {}
+    sets = d.get("set", base.get("set")) or {}
+    return Read(d.get("column"), regex(d.get("pattern", base.get("pattern"))),
+                list(d.get("groups", base.get("groups")) or []), {k: expr(v) for k, v in sets.items()},
+                dict(d.get("otherwise", base.get("otherwise")) or {}),
+                [_read(a) for a in d.get("also") or []], {k: expr(v) for k, v in (d.get("add") or {}).items()},
+                (d["repeat"]["name"], d["repeat"]["count"]) if d.get("repeat") else None,
+                {k: expr(v) for k, v in (d.get("show", base.get("show")) or {}).items()})
+
+
+def _weapon(data: dict, key) -> WeaponRules:
+    bands = data.get("bands") or {}
+    label = bands.get("label")
+    if isinstance(label, str):
+        label = {"pl": label, "en": label}
+    return WeaponRules(
+        reads=[_read(r) for r in data.get("reads") or []],
+        bands=[_read(b, bands) for b in bands.get("list") or []],
+        band_label=label, band_rule=key(bands.get("rule")),
+        traits=[TraitSet(key(t.get("trait")), {k: expr(v) for k, v in (t.get("set") or {}).items()})
+                for t in data.get("traits") or []],
+        categories=list(data["categories"]) if data.get("categories") else None)
 
 
 def _bitext(data, game: str) -> BiText | None:

@@ -18,17 +18,18 @@ from pathlib import Path
 from ..model.entry import Entry
 from ..model.kb import KnowledgeBase
 from ..odds.report import prefill
+from ..odds.weapon import bands as weapon_bands, profile_adds
 from . import urls
 from .escape import attr, front_matter, md_text
 from .rawhtml import raw
 from .render import Page
 
 WORDS = {
-    "pl": {"title": "Kalkulator szans", "panel": "Szanse",
+    "pl": {"title": "Kalkulator szans", "panel": "Szanse", "profile": "profil",
            "intro": "Dokładne szanse testów tej gry, liczone z jej zasad. Wybierz jednostki i broń albo wpisz "
                     "wartości; adres strony zapamiętuje ustawienia, więc wynik można komuś wysłać.",
            "noscript": "Kalkulator działa w przeglądarce z włączonym JavaScriptem."},
-    "en": {"title": "Odds calculator", "panel": "Chances",
+    "en": {"title": "Odds calculator", "panel": "Chances", "profile": "profile",
            "intro": "Exact chances of this game's tests, computed from its rules. Pick units and a weapon or "
                     "type the values; the page address keeps your settings, so a result can be shared.",
            "noscript": "The calculator runs in a browser with JavaScript turned on."},
@@ -68,22 +69,34 @@ def page(kb: KnowledgeBase, game: str, lang: str) -> str:
 
 def panel(page: Page, entry: Entry) -> str:
     """A unit's or weapon's collapsed "chances" panel, prefilled from the entry: a unit as the attacker
-    (with its first weapon that has a profile), a weapon as the weapon."""
+    (with its first weapon that has a profile, for each calculator the first it takes), a weapon as the weapon."""
     kb = page.kb
     if entry.kind not in ("unit", "weapon") or not has_odds(kb, entry.game):
         return ""
     odds = kb.games[entry.game].odds
     if entry.kind == "unit":
-        weapon = next((w for w in (kb.get(u.key) for u in entry.weapons) if w is not None and w.profiles), None)
+        armed = [w for w in (kb.get(u.key) for u in entry.weapons) if w is not None and w.profiles]
         attacker = entry
     else:
-        weapon, attacker = entry, None
-    values = {}
+        armed, attacker = [entry], None
+    weapon = armed[0] if armed else None
+    values, bands, own = {}, {}, {}
+    fields = {f.key: f for f in kb.games[entry.game].weapon_profile}
     for calc in odds.calculators:
-        found, _ = prefill(kb, entry.game, calc, attacker=attacker, weapon=weapon)
+        mine = next((w for w in armed if calc.weapon is None or calc.weapon.takes(w)), None)
+        if mine is not weapon:
+            own[calc.id] = mine.id if mine is not None else ""
+        found, _ = prefill(kb, entry.game, calc, attacker=attacker, weapon=mine, lang=page.lang)
         if found:
             values[calc.id] = found
+        offered = weapon_bands(calc, mine.profiles[0], fields, page.lang) if mine is not None else []
+        if offered:
+            bands[calc.id] = offered[0][0]
     prefilled = {"att": attacker.id if attacker else None, "wpn": weapon.id if weapon else None, "values": values}
+    if own:
+        prefilled["wpns"] = own  # a calculator that takes another of the unit's weapons (or none of them)
+    if bands:
+        prefilled["band"] = bands
     # Material's own "example" box (its flask icon), rather than a look of kodeks' own.
     return raw(f'<details class="example kodeks-odds-panel" id="odds"><summary>{attr(WORDS[page.lang]["panel"])}'
                f'</summary>{_widget(entry.game, prefilled)}</details>')
@@ -105,20 +118,55 @@ def data(kb: KnowledgeBase, game: str, lang: str) -> dict:
     calcs = []
     for calc in odds.calculators:
         owners = {i.source.rpartition(".")[0] for i in calc.inputs if i.source}
+        if calc.weapon is not None:
+            owners.add("weapon.profile")
+        weapon_inputs = [i.id for i in calc.inputs if i.source and i.source.startswith("weapon.")]
+        weapon_inputs += [k for k in (calc.weapon.targets() if calc.weapon else []) if k not in weapon_inputs]
+        band_inputs = sorted({k for r in (calc.weapon.bands if calc.weapon else []) for k in
+                              list(r.set) + [k2 for a in r.also for k2 in a.set]})
         calcs.append({"id": calc.id, "name": name(calc.name, calc.id), "rule": rule(calc.rule),
                       "uses": [o.split(".")[0] for o in OWNERS if o in owners],
-                      "inputs": [{"id": i.id, "label": name(i.name, i.id), "rule": rule(i.rule)} for i in calc.inputs]})
+                      "inputs": [{"id": i.id, "label": name(i.name, i.id), "rule": rule(i.rule)} for i in calc.inputs],
+                      "weapon_inputs": weapon_inputs, "band_inputs": band_inputs,
+                      "add_inputs": sorted({k for r in (calc.weapon.reads if calc.weapon else []) for k in r.add}),
+                      "band_rule": rule(calc.weapon.band_rule) if calc.weapon and calc.weapon.bands else None,
+                      "weapons": None if calc.weapon is None or calc.weapon.categories is None else
+                      [w.id for w in kb.of(game, "weapon") if w.profiles and calc.weapon.takes(w)]})
 
     def filled(**who) -> dict:
         out = {}
         for calc in odds.calculators:
-            found, _ = prefill(kb, game, calc, **who)
+            found, _ = prefill(kb, game, calc, lang=lang, **who)
             if found:
                 out[calc.id] = found
         return out
 
+    fields = {f.key: f for f in kb.games[game].weapon_profile}
+
+    def profiles(w) -> list:
+        """Per profile: [name, {calc: what the profile sets, no band}, {calc: [[column, label, {input: n}]]},
+        {calc: {input: what the profile adds to the input's own value}}], read here in Python so the page never
+        parses a printed value."""
+        out = []
+        for i, p in enumerate(w.profiles):
+            vals, bands, adds = {}, {}, {}
+            for calc in odds.calculators:
+                if calc.weapon is not None and not calc.weapon.takes(w):
+                    continue
+                found, _ = prefill(kb, game, calc, weapon=w, profile=i, band=None, lang=lang, adds=False)
+                added = profile_adds(calc, p)
+                if added:
+                    adds[calc.id] = added
+                if found:
+                    vals[calc.id] = found
+                offered = weapon_bands(calc, p, fields, lang)
+                if offered:
+                    bands[calc.id] = [list(b) for b in offered]
+            out.append([p.name.plain(lang) if p.name else f"{WORDS[lang]['profile']} {i + 1}", vals, bands, adds])
+        return out
+
     units = [[u.id, u.title(lang), filled(attacker=u), filled(defender=u)] for u in kb.of(game, "unit")]
-    weapons = [[w.id, w.title(lang), filled(weapon=w)] for w in kb.of(game, "weapon") if w.profiles]
+    weapons = [[w.id, w.title(lang), filled(weapon=w), profiles(w)] for w in kb.of(game, "weapon") if w.profiles]
     return {"decl": odds.raw, "calculators": calcs,
             "units": sorted(units, key=lambda u: u[1].casefold()),
             "weapons": sorted(weapons, key=lambda w: w[1].casefold())}

@@ -468,6 +468,16 @@
     return [out, clear];
   }
 
+  /* Whether the attacker's roll can score a critical at all (the declaration, whatever the inputs). */
+  function hasCriticals(decl, calc) {
+    var r = rulesOf(calc.attack, decl.roll || {});
+    return !!(r.equal || r.faces.length || r.extra);
+  }
+
+  function mean(dist) {
+    return dist.reduce(function (acc, p, k) { return acc + k * p; }, 0);
+  }
+
   function calculator(decl, id) {
     var calcs = decl.calculators || [];
     for (var i = 0; i < calcs.length; i++) if (calcs[i].id === id) return calcs[i];
@@ -527,7 +537,9 @@
     var jam = calc.attack.jam;
     var out = {calculator: id, inputs: Object.assign({}, env), attack: a.info, defence: null,
                defender_scores: null, nobody: null, defender_hits: null, jam: null, per_hit: null,
-               per_hit_defender_passed: null, wounds: null, p_wound: null, expected_wounds: null, statuses: []};
+               per_hit_defender_passed: null, wounds: null, p_wound: null, expected_wounds: null, statuses: [],
+               criticals: false, p_critical_hit: null, expected_critical_hits: null, expected_wounds_normal: null,
+               expected_wounds_critical: null, p_wound_critical: null};
     if (jam) {
       var pj = 0;
       if (!a.info.automatic_failure) for (var r = 1; r <= die; r++) if (r >= a.jamAt) pj += 1 / die;
@@ -564,6 +576,11 @@
     });
     out.hits = listOf(total);
     out.critical_hits = listOf(crits);
+    if (hasCriticals(decl, calc)) {
+      out.criticals = true;
+      out.p_critical_hit = 1 - out.critical_hits[0];
+      out.expected_critical_hits = mean(out.critical_hits);
+    }
     if (calc.defence) out.nobody = 1 - (1 - out.hits[0]) - out.defender_scores;
     if (!calc.per_hit) return out;
     var per = {}, ctxs = {0: true};
@@ -584,10 +601,14 @@
       });
     }
     statuses.sort();
+    var eNormal = 0, eCrit = 0, noCritWound = 0;
     Object.keys(hits).forEach(function (key) {
       var p = hits[key];
       if (!p) return;
       var s = key.split(','), pc = per[s[0]], n = +s[1], c = +s[2];
+      eNormal += p * n * mean(pc[0][0]);
+      eCrit += p * c * mean(pc[1][0]);
+      noCritWound += p * Math.pow(pc[1][0][0] || 0, c);
       var dist = convolve(power(pc[0][0], n), power(pc[1][0], c));
       dist.forEach(function (q, k) { if (q) add(wounds, k, p * q); });
       statuses.forEach(function (st) {
@@ -599,6 +620,11 @@
     out.p_wound = 1 - out.wounds[0];
     out.expected_wounds = out.wounds.reduce(function (acc, p, k) { return acc + k * p; }, 0);
     out.statuses = statuses.map(function (st) { return {name: names[st], p: 1 - clear[st]}; });
+    if (out.criticals) {
+      out.expected_wounds_normal = eNormal;
+      out.expected_wounds_critical = eCrit;
+      out.p_wound_critical = 1 - noCritWound;
+    }
     return out;
   }
 
