@@ -43,6 +43,20 @@ def _suffix(value, n: int):
     return value
 
 
+def _refs_to_copy(node, keys=("rule", "trait")) -> None:
+    """In place: the entry references of an odds declaration (under `rule` and `trait`) point at copy 0;
+    nothing else in it is touched (its expressions may hold a slash)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in keys and isinstance(v, str) and REF.match(v):
+                node[k] = _suffix(v, 0)
+            else:
+                _refs_to_copy(v, keys)
+    elif isinstance(node, list):
+        for v in node:
+            _refs_to_copy(v, keys)
+
+
 def generate(out: Path, entries: int) -> int:
     """Write a content folder with one game of about `entries` entries (plus the other games' game.yaml)."""
     shutil.rmtree(out, ignore_errors=True)
@@ -56,13 +70,18 @@ def generate(out: Path, entries: int) -> int:
             if game.name != MODEL:
                 # Only the model game has content here: drop what points into the other games' entries.
                 data = y.load((game / "game.yaml").read_text(encoding="utf-8"))
-                data.pop("quick_reference", None)
+                for field in ("quick_reference", "shortcuts", "odds"):
+                    data.pop(field, None)
                 with (out / game.name / "game.yaml").open("w", encoding="utf-8") as fh:
                     y.dump(data, fh)
                 continue
             data = y.load((game / "game.yaml").read_text(encoding="utf-8"))
+            # The quick reference, the home's shortcuts and the odds' rule links point at copy 0.
             for item in data.get("quick_reference") or []:
-                item["ref"] = _suffix(item["ref"], 0)  # the quick reference lists copy 0
+                item["ref"] = _suffix(item["ref"], 0)
+            if data.get("shortcuts"):
+                data["shortcuts"] = [_suffix(ref, 0) for ref in data["shortcuts"]]
+            _refs_to_copy(data.get("odds"))
             with (out / game.name / "game.yaml").open("w", encoding="utf-8") as fh:
                 y.dump(data, fh)
     model = list(_entries(src / MODEL))
