@@ -25,6 +25,7 @@ import sys
 from contextlib import contextmanager
 
 PAGES = "pages.pickle"  # beside the mkdocs config of a language
+NAV = "nav.json"  # beside it too, when the config has no nav
 
 
 @contextmanager
@@ -73,6 +74,10 @@ def run_mkdocs(config_file: str, pages_file: str | None = None, warnings: list[s
     with mkdocs_warnings() as found:
         try:
             config = load_config(config_file)
+            nav = os.path.join(os.path.dirname(config_file), NAV)
+            if os.path.exists(nav):
+                with open(nav, encoding="utf-8") as fh:
+                    config["nav"] = json.load(fh)
             from kodeks.site.escape import sanitizer  # small: html, re and nh3
             config.plugins["kodeks-sanitizer"] = sanitizer()
             from kodeks.site.tidy import tidier  # small: re
