@@ -177,6 +177,8 @@ def _summary(checked: Checked, result, root: Path) -> None:
     table.add_row("pages", f"{result.pages.get('pl', 0)} Polish, {result.pages.get('en', 0)} English")
     if result.unchanged:
         table.add_row("rendered", "none: nothing changed since the last build")
+    elif result.rendered == result.pages:
+        table.add_row("rendered", "every page")
     elif all(result.rendered.get(lang) is not None for lang in ("pl", "en")):
         table.add_row("rendered", f"{result.rendered['pl']} Polish, {result.rendered['en']} English "
                                   f"(the others are as the last build made them)")
