@@ -145,19 +145,18 @@ class Mkdocs:
         path = os.environ.get("PYTHONPATH")
         self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parents[1])] + ([path] if path else []))}
 
-    def submit(self, lang: str, config: Path, old_site: Path | None = None, incremental: bool = False) -> None:
-        """Build the site of `config`, with the pages write_language put beside it if it did so. With
-        `incremental`, pages made from the same inputs as in `old_site` are taken from it (site/partial.py)."""
+    def submit(self, lang: str, config: Path, old_site: Path | None = None) -> None:
+        """Build the site of `config`, with the pages write_language put beside it; pages made from the same
+        inputs as in `old_site` are taken from it (site/partial.py)."""
         result, errors = config.with_name("mkdocs-result.json"), config.with_name("mkdocs-stderr.txt")
         for stale in (result, errors):
             stale.unlink(missing_ok=True)
         pages_file = config.with_name(PAGES)
         with errors.open("wb") as err:
             extra = ([str(pages_file)] if pages_file.exists() else [])
-            if incremental:
-                extra += ["--key", config.with_name("key.txt").read_text(encoding="utf-8")]
-                if old_site is not None:
-                    extra += ["--old", str(old_site)]
+            extra += ["--key", config.with_name("key.txt").read_text(encoding="utf-8")]
+            if old_site is not None:
+                extra += ["--old", str(old_site)]
             proc = subprocess.Popen([sys.executable, "-m", "kodeks.site.mkdocs_worker", str(config), str(result),
                                      str(os.getpid())] + extra,
                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=self.env)
@@ -196,7 +195,7 @@ class Mkdocs:
         return {lang: self._result(lang) for lang in self.procs}
 
     def rendered(self, lang: str) -> int | None:
-        """How many pages of `lang` went through mkdocs in an incremental build (None: not counted)."""
+        """How many pages of `lang` went through mkdocs (None: not counted)."""
         return self.outcomes.get(lang, {}).get("rendered")
 
     def __enter__(self) -> "Mkdocs":
@@ -366,7 +365,7 @@ def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | N
                     if progress:
                         progress(f"mkdocs ({lang.upper()})")
                     old = None if last is None else (last if lang == "pl" else last / "en")
-                    mkdocs.submit(lang, work / lang / "mkdocs.yml", old_site=old, incremental=True)
+                    mkdocs.submit(lang, work / lang / "mkdocs.yml", old_site=old)
                 if progress:
                     progress("search index")
                 # While mkdocs renders.
