@@ -58,9 +58,9 @@ def build(content: str, out: str, mode: str) -> dict:
 def _cli_build(content: Path, out: Path) -> tuple[float, dict]:
     """What `kodeks build` does after a full build into `out`: validate, then an incremental build."""
     from kodeks.project import load_and_check
-    from kodeks.site.build import build_site
+    from kodeks.site.build import build_site, parse_cache
     t = time.perf_counter()
-    checked = load_and_check(content, content.parent, keep=True)
+    checked = load_and_check(content, content.parent, keep=True, parse_cache=parse_cache(out))
     if not checked.ok:
         raise SystemExit("content has errors")
     result = build_site(checked.kb, content.parent, out, pdf=False, content=content)

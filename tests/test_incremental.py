@@ -26,7 +26,7 @@ from ruamel.yaml import YAML
 from conftest import CONTENT, MINI, ROOT
 
 from kodeks.project import load_and_check
-from kodeks.site.build import build_site
+from kodeks.site.build import build_site, parse_cache
 
 GAMES = ("warzone-4-1", "ciernie-i-gwiazdy")  # the second is the small test fixture's, not the shipped one
 STEPS = int(os.environ.get("KODEKS_INCREMENTAL_STEPS", "10"))
@@ -161,7 +161,8 @@ def _dump(item) -> str:
 
 
 def _build(p: Project, out: Path, clean: bool = False):
-    checked = p.check()
+    # As `kodeks build` does: the content read with the parse cache of the builds into `out`, unless clean.
+    checked = load_and_check(p.content, p.root, parse_cache=None if clean else parse_cache(out))
     assert checked.ok, [x.format() for x in checked.problems.errors]
     return build_site(checked.kb, p.root, out, p.templates, pdf=False, content=p.content, clean=clean)
 
@@ -258,3 +259,49 @@ def test_a_killed_build_leaves_the_last_site_and_the_next_build_is_right(tmp_pat
     _build(p, out)
     _same_site(out / "site", full / "site")
     assert not list(out.glob(".work-*")) and not list(out.glob(".site-old-*"))
+
+
+def test_stored_pages_equal_rendered_pages_after_random_edits(tmp_path):
+    """The page store (site/pagecache.py) at the level of the Markdown, where many edits cost little: after
+    each edit, every page taken from the store is the page rendering gives, in both languages, and a small
+    edit renders few pages."""
+    from kodeks.site import pagecache, pages, record
+    p = Project(tmp_path / "project")
+    rng = random.Random(2501)
+    ops = [op for op in OPS if op != "mkdocs"] * 3  # mkdocs.yml is not read by the Markdown
+    rng.shuffle(ops)
+    counts: dict[str, list[int]] = {}
+    for step, op in enumerate(["start"] + ops):
+        if op != "start":
+            snapshot = {f: f.read_bytes() for f in p.content.rglob("*.yaml")}
+            kb = p.check().kb
+            for _ in range(20):
+                what = _edit(p, rng, kb, op)
+                if p.check().ok:
+                    break
+                for f in p.content.rglob("*.yaml"):
+                    if f not in snapshot:
+                        f.unlink()
+                for f, data in snapshot.items():
+                    f.write_bytes(data)
+        else:
+            what = "first build"
+        checked = p.check()
+        assert checked.ok
+        kb = checked.kb
+        for lang in ("pl", "en"):
+            env = pages.templates(p.templates)
+            store = pagecache.Store(tmp_path / f"{lang}.pickle",
+                                    pagecache.key(kb, lang, record.engine(), p.templates))
+            stored, rendered = store.render(kb, pages.makers(kb, lang, env))
+            fresh = {path: make() for path, make in pages.makers(kb, lang, pages.templates(p.templates)).items()}
+            differ = sorted(path for path in fresh if stored.get(path) != fresh[path])
+            assert stored.keys() == fresh.keys() and not differ, f"step {step} ({what}), {lang}: {differ[:10]}"
+            counts.setdefault(op, []).append(rendered)
+    n = len(fresh)
+    assert counts["start"][0] == n
+    # An entry's text touches the pages that show it, not the game. (A name shows in more places: a chapter's
+    # name in the path above each of its sections; a glossary term's, in the links of every text.)
+    assert 0 < max(counts["text"]) < n / 10, counts
+    again = pagecache.Store(tmp_path / "en.pickle", pagecache.key(kb, "en", record.engine(), p.templates))
+    assert again.render(kb, pages.makers(kb, "en", pages.templates(p.templates)))[1] == 0

@@ -138,7 +138,7 @@ def test_unchanged_files_are_not_read_again(game_copy, monkeypatch):
     from kodeks.content import loader
     read = []
     real = loader.read_yaml
-    monkeypatch.setattr(loader, "read_yaml", lambda path, problems: read.append(path) or real(path, problems))
+    monkeypatch.setattr(loader, "read_yaml", lambda path, problems, parsed=None: read.append(path) or real(path, problems, parsed))
     _load(game_copy, cache, memo)
     assert [p.name for p in read] == ["game.yaml"], "game.yaml is small and read each time"
     read.clear()

@@ -83,3 +83,36 @@ def test_compiled_schema_checks_are_cached_and_judge_alike(tmp_path, monkeypatch
     files[0].write_bytes(b"not marshal data")
     assert verdicts() == fresh, "a broken cache file is generated again"
     schemas.fast_validator.cache_clear()
+
+
+def _problems(content: Path, cache: Path | None = None) -> list[str]:
+    checked = load_and_check(content, content.parent, parse_cache=cache)
+    return [p.format() for p in checked.problems.sorted()]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_the_parse_cache_reports_bad_input_alike(case, mini, tmp_path):
+    """With the other files taken from the parse cache of an earlier run (content/parsecache.py), a bad file
+    gives the same problems at the same places."""
+    cache = tmp_path / "yaml.pickle"
+    assert _problems(mini, cache) == []
+    _write_case(mini, case)
+    assert _problems(mini, cache) == _problems(mini)
+    assert _problems(mini, cache) == _problems(mini)  # a file with a problem is never kept: reported again
+
+
+def test_problems_in_unchanged_files_are_placed_from_the_parse_cache(mini, tmp_path):
+    """Deleting an entry makes the files that use or link to it wrong, though their bytes did not change: the
+    problems the cached files get are the ones a fresh read gives, line and column included."""
+    cache = tmp_path / "yaml.pickle"
+    files = sorted(p for p in mini.rglob("*.yaml") if p.name != "game.yaml")
+    seen = 0
+    for path in files:
+        keep = path.read_bytes()
+        assert _problems(mini, cache) == []
+        path.unlink()
+        fresh = _problems(mini)
+        assert _problems(mini, cache) == fresh, path
+        seen += bool(fresh)
+        path.write_bytes(keep)
+    assert seen >= 3  # several deletions leave references behind

@@ -140,13 +140,13 @@ def build(content: Optional[Path] = ContentOpt,
     content changed since the last build are rendered again; --clean renders all."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from .site.build import BuildError, build_site
+    from .site.build import BuildError, build_site, parse_cache
     root, content_dir = _paths(content)
     out_dir = _out_folder(out_dir or root / "build", root, content_dir, made=("site", "search"))
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
                   transient=True) as progress:
         task = progress.add_task("validating content", total=None)
-        checked = load_and_check(content_dir, root, keep=True)
+        checked = load_and_check(content_dir, root, keep=True, parse_cache=None if clean else parse_cache(out_dir))
         progress.stop_task(task)
     from .checks import placeholders
     checked.problems.escalate(placeholders.TODO, placeholders.NOT_PUBLISHED)  # a draft is never published

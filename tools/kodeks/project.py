@@ -36,18 +36,23 @@ class Checked:
 
 
 def load_and_check(content: Path, root: Path | None = None, extra: Path | None = None,
-                   extra_game: str | None = None, keep: bool = False) -> Checked:
+                   extra_game: str | None = None, keep: bool = False, parse_cache: Path | None = None) -> Checked:
     """Load content/ (and a player's extra folder for one game) and run every check; usable only when `ok`.
 
-    `keep`: the caller is a command that holds the model until its process ends (see gc_paused)."""
+    `keep`: the caller is a command that holds the model until its process ends (see gc_paused).
+    `parse_cache`: a file where the data of the files read is kept for the next run (content/parsecache.py)."""
     from .content.loader import load_extra
+    from .content.parsecache import ParseCache
     problems = Problems(root=root or content.parent)
+    parsed = ParseCache(parse_cache) if parse_cache is not None else None
     with gc_paused(freeze=keep):
-        loaded = load(content, problems)
+        loaded = load(content, problems, parsed=parsed)
         checked = Checked(loaded, problems)
         if extra is not None and extra_game is not None:
             checked.extra_units = load_extra(loaded, extra, extra_game, problems)
         checks.run(loaded, problems)
+    if parsed is not None:
+        parsed.save()
     return checked
 
 

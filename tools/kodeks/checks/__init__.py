@@ -282,22 +282,25 @@ def _resolve_use(loaded: Loaded, entry: Entry, group: str, use: Use, problems: P
     kb = loaded.kb
     yf = loaded.yf(entry)
     path = use.path
-    pos = yf.pos(path + ("ref",)) if yf.locs.get(path + ("ref",)) else yf.pos(path)
+
+    def where():  # asked only for a problem: a file taken from the parse cache is composed for it
+        return yf.pos(path + ("ref",)) if yf.locs.get(path + ("ref",)) else yf.pos(path)
+
     key = use.key
     if key.kind == "?":
-        problems.error(entry.file, pos, f"'{key.id}' is not a valid reference", "write kind/id, e.g. skill/camouflage")
+        problems.error(entry.file, where(), f"'{key.id}' is not a valid reference", "write kind/id, e.g. skill/camouflage")
         return
     if key.game not in kb.games:
-        problems.error(entry.file, pos, f"unknown game '{key.game}' in reference '{key}'{did_you_mean(key.game, kb.games)}",
+        problems.error(entry.file, where(), f"unknown game '{key.game}' in reference '{key}'{did_you_mean(key.game, kb.games)}",
                        "games are: " + ", ".join(kb.games))
         return
     allowed = ALLOWED_KINDS.get(group)
     if allowed and key.kind not in allowed:
-        problems.error(entry.file, pos, f"'{group}' must refer to {' or '.join(sorted(allowed))}, not to a {key.kind} "
+        problems.error(entry.file, where(), f"'{group}' must refer to {' or '.join(sorted(allowed))}, not to a {key.kind} "
                        f"({key.kind}/{key.id})", "move it to the right list or fix the kind")
         return
     if not _known(loaded, key):
-        problems.error(entry.file, pos, f"unknown {key.kind} '{key.id}' in {key.game}{_suggest(loaded, key)}",
+        problems.error(entry.file, where(), f"unknown {key.kind} '{key.id}' in {key.game}{_suggest(loaded, key)}",
                        f"create it (kodeks new {key.kind} {key.game} {key.id}) or fix the id")
         return
     target = kb.get(key)

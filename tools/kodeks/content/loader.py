@@ -6,6 +6,8 @@ files (ids, links, stats, profiles) run afterwards in kodeks.checks.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +39,7 @@ class Loaded:
     unreadable: set = field(default_factory=set)
     content_dir: Path | None = None
     backref_log: list | None = None  # kodeks.checks records here which back-references one entry made
+    parsed: object = None  # content.parsecache.ParseCache, if the load may use one
 
     def yf(self, entry: Entry) -> YamlFile:
         return self.files[entry.file]
@@ -130,7 +133,13 @@ def build_game(data: dict, path: Path) -> Game:
         quick_reference=[(parse_ref(q["ref"], gid), q.get("tables")) for q in data.get("quick_reference", [])],
         shortcuts=[parse_ref(r, gid) for r in data.get("shortcuts", [])],
         odds=odds_model.build(data["odds"], gid, lambda r: parse_ref(r, gid)) if "odds" in data else None,
-        path=path)
+        path=path, digest=data_digest("game", data))
+
+
+def data_digest(*data) -> str:
+    """A digest of what a model object is built from (converted YAML: dicts, lists, strings, numbers)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def build_entry(data: dict, game: str, kind: str, path: Path, base: tuple, pos: Pos, order: int) -> Entry:
@@ -168,6 +177,7 @@ def build_entry(data: dict, game: str, kind: str, path: Path, base: tuple, pos: 
         forms={k: list(v) for k, v in (data.get("forms") or {}).items()},
         synonyms={k: list(v) for k, v in (data.get("synonyms") or {}).items()},
         abbreviations=list(data.get("abbreviations", [])),
+        digest=data_digest(game, kind, data),
     )
     for name in ("parent", "faction", "target"):
         if data.get(name) is not None:
@@ -175,8 +185,10 @@ def build_entry(data: dict, game: str, kind: str, path: Path, base: tuple, pos: 
     return entry
 
 
-def load(content_dir: Path, problems: Problems, cache: FileCache | None = None) -> Loaded:
-    loaded = Loaded(KnowledgeBase(), content_dir=content_dir)
+def load(content_dir: Path, problems: Problems, cache: FileCache | None = None, parsed=None) -> Loaded:
+    """The model of `content_dir`. `cache`: files kept by a long-lived process; `parsed`: a
+    content.parsecache.ParseCache, the data of files read by an earlier build."""
+    loaded = Loaded(KnowledgeBase(), content_dir=content_dir, parsed=parsed)
     kb = loaded.kb
     if not content_dir.is_dir():
         problems.error(content_dir, Pos(1, 1), "the content folder does not exist",
@@ -196,7 +208,7 @@ def load(content_dir: Path, problems: Problems, cache: FileCache | None = None) 
                            "add game.yaml (see schema/game.schema.json) or remove the folder")
             continue
         files.stray(gdir, problems, ("game.yaml",), "beside game.yaml")
-        yf = read_yaml(gpath, problems)
+        yf = read_yaml(gpath, problems, parsed)
         loaded.files[gpath] = yf
         if not yf.ok:
             continue
@@ -270,7 +282,7 @@ def _load_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, pro
 
 def _read_file(loaded: Loaded, path: Path, game: str, kind: str, order: int, problems: Problems,
                added: list[Entry]) -> int:
-    yf = read_yaml(path, problems)
+    yf = read_yaml(path, problems, loaded.parsed)
     loaded.files[path] = yf
     if not yf.ok:
         return order

@@ -47,9 +47,15 @@ class Locs:
     """Positions of the values in a file, found in the composed node tree when asked for. Most files are
     valid and most positions are never needed, so nothing is computed up front."""
 
-    def __init__(self, root=None) -> None:
+    def __init__(self, root=None, text: str | None = None, known: dict | None = None) -> None:
         self.root = root
-        self._cache: dict[tuple, Loc | None] = {}
+        self._text = text  # composed when a position is first asked for (a file taken from a ParseCache)
+        self._cache: dict[tuple, Loc | None] = dict(known or {})
+
+    def entries(self, data) -> dict[tuple, Loc | None]:
+        """The positions of the file's entries (the root, or each item of a list), which every load needs."""
+        paths = [(i,) for i in range(len(data))] if isinstance(data, list) else []
+        return {p: self.get(p) for p in [(), *paths]}
 
     def get(self, path: tuple, default=None) -> Loc | None:
         path = tuple(path)
@@ -68,6 +74,8 @@ class Locs:
         return self.get(path) is not None
 
     def _find(self, path: tuple) -> Loc | None:
+        if self.root is None and self._text is not None:
+            self.root, self._text = _yaml.compose(self._text), None
         node, key_pos = self.root, None
         if node is None:
             return None
@@ -460,8 +468,9 @@ def _report_aliases(path: Path, text: str, problems: Problems, limit: int = 5) -
                        "write the values out in full")
 
 
-def read_yaml(path: Path, problems: Problems) -> YamlFile:
-    """Read and convert one file; problems go to `problems`; `ok` is False if the data is unusable."""
+def read_yaml(path: Path, problems: Problems, cache=None) -> YamlFile:
+    """Read and convert one file; problems go to `problems`; `ok` is False if the data is unusable. With
+    `cache` (content.parsecache.ParseCache), a file read before without a problem is not parsed again."""
     yf = YamlFile(path)
     try:
         raw = path.read_bytes()
@@ -475,6 +484,17 @@ def read_yaml(path: Path, problems: Problems) -> YamlFile:
     if not raw.strip():
         problems.error(path, Pos(1, 1), "the file is empty", "write an entry (`kodeks new` makes a skeleton) or delete the file")
         return yf
+    digest = None
+    if cache is not None:
+        digest = cache.digest(raw)
+        hit = cache.get(digest)
+        if hit is not None:
+            # Read before without a problem: the same bytes give the same data. Positions other than the
+            # entries' are found when a check asks for one (then the file is composed).
+            text = raw.decode("utf-8")
+            yf.text, yf.data, yf.locs, yf.ok = text, hit[0], Locs(text=text, known=hit[1]), True
+            return yf
+    n_problems = len(problems.items)
     text = _decode(path, raw, problems)
     if text is None:
         return yf
@@ -506,4 +526,6 @@ def read_yaml(path: Path, problems: Problems) -> YamlFile:
         _report_aliases(path, text, problems)
     # Refused constructs were reported; what remains is still checked so one run reports everything.
     yf.ok = True
+    if cache is not None and len(problems.items) == n_problems and not yf.refused:
+        cache.put(digest, (yf.data, yf.locs.entries(yf.data)))
     return yf

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from .ids import Key
+from .kb import note
 
 WORD_RE = re.compile(r"[^\W_]+(?:[-’'][^\W_]+)*", re.UNICODE)
 CODE_RE = re.compile(r"`[^`\n]*`")
@@ -133,6 +134,7 @@ def heading_starts(text: str) -> list[int]:
 
 def build(kb, game: str, lang: str) -> Linker:
     """The linker of one game and language, from its glossary terms (cached on the knowledge base)."""
+    note(kb, ("terms", game))
     cache = kb.__dict__.setdefault("_linkers", {})
     if (game, lang) in cache:
         return cache[(game, lang)]

@@ -116,6 +116,9 @@ class Entry:
     synonyms: dict[str, list[str]] = field(default_factory=dict)
     abbreviations: list[str] = field(default_factory=list)
     target: Use | None = None
+    # What the entry was built from (its YAML, game and kind), as a digest: two builds can tell an unchanged
+    # entry without comparing the objects (site/pagecache.py). Empty for an entry built in code.
+    digest: str = field(default="", compare=False, repr=False)
 
     @property
     def game(self) -> str:

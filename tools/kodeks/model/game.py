@@ -92,6 +92,7 @@ class Game:
     shortcuts: list = field(default_factory=list)  # [Key]: the entries linked at the top of the game's page
     odds: object = None  # kodeks.odds.model.Odds: how its dice tests work (game.yaml `odds:`), if it has any
     path: Path | None = None
+    digest: str = field(default="", compare=False, repr=False)  # of game.yaml's data, as Entry.digest
 
     def book(self, bid: str) -> Book | None:
         return next((b for b in self.books if b.id == bid), None)

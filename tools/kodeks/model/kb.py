@@ -1,7 +1,10 @@
 """The whole knowledge base: games and entries, with lookups and back-references."""
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .entry import Entry
@@ -29,6 +32,8 @@ class KnowledgeBase:
     _index: dict = field(default_factory=dict, repr=False, compare=False)
     _stamp: tuple = field(default=(), repr=False, compare=False)
     _generation: int = field(default=0, repr=False, compare=False)
+    # While a page is rendered (`traced`): what it asks of the model, as facts (see `fact_digest`).
+    _reads: set | None = field(default=None, repr=False, compare=False)
 
     def invalidate(self) -> None:
         """Call after replacing entries in place (adding or removing entries is noticed on its own)."""
@@ -55,6 +60,8 @@ class KnowledgeBase:
     def get(self, key: Key | None) -> Entry | None:
         if key is None:
             return None
+        if self._reads is not None:
+            self._reads.add(("get", key))
         entry = self.entries.get(key)
         if entry is None and key in self.redirects:
             entry = self.entries.get(self.redirects[key])
@@ -64,6 +71,8 @@ class KnowledgeBase:
         """Entries of a game (and kind), in book order for rules and by load order otherwise."""
         if kind == "rule":
             return self.rules_in_order(game)
+        if self._reads is not None:
+            self._reads.add(("of", game, kind))
         idx = self._cached()
         key = (game, kind)
         if key not in idx["sorted"]:
@@ -79,15 +88,21 @@ class KnowledgeBase:
         return ids.index(entry.category) if entry.category in ids else 10**6
 
     def kinds_of(self, game: str) -> list[str]:
+        if self._reads is not None:
+            self._reads.add(("kinds", game))
         present = {k for (g, k), items in self._cached()["by"].items() if g == game and k and items}
         declared = set(self.games[game].kinds) if game in self.games else set()
         return [k for k in KIND_ORDER if k in present or k in declared]
 
     def children(self, entry: Entry) -> list[Entry]:
+        if self._reads is not None:
+            self._reads.add(("children", entry.key))
         return sorted(self._cached()["kids"].get(entry.key, []), key=_sibling_order)
 
     def rules_in_order(self, game: str) -> list[Entry]:
         """Rules depth-first in book order (parents before their sections)."""
+        if self._reads is not None:
+            self._reads.add(("of", game, "rule"))
         idx = self._cached()
         if game in idx["rules"]:
             return list(idx["rules"][game])
@@ -117,9 +132,13 @@ class KnowledgeBase:
         return list(out)
 
     def depth(self, entry: Entry) -> int:
+        if self._reads is not None:
+            self._reads.add(("ancestors", entry.key))
         return len(self._ancestry(entry))
 
     def ancestors(self, entry: Entry) -> list[Entry]:
+        if self._reads is not None:
+            self._reads.add(("ancestors", entry.key))
         return list(self._ancestry(entry))
 
     def _ancestry(self, entry: Entry) -> tuple[Entry, ...]:
@@ -159,6 +178,8 @@ class KnowledgeBase:
 
     def used_by(self, key: Key) -> dict[str, list[tuple[Entry, str]]]:
         """Entries that link to or carry `key`, grouped by their kind, each once, in order."""
+        if self._reads is not None:
+            self._reads.add(("used_by", key))
         groups: dict[str, dict[Key, tuple[Entry, str]]] = defaultdict(dict)
         for ref in self.backrefs.get(key, []):
             if ref.source.key == key:
@@ -178,3 +199,74 @@ def _number_key(number: str | None):
     if not number:
         return ()
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in number.split("."))
+
+
+# --- what a page read of the model --------------------------------------------------------------------------
+#
+# A page is rendered from its own entry and what it asks of the knowledge base: entries by key, a kind's
+# entries, a rule's children and ancestors, what uses an entry, a game's glossary (for links in text). While a
+# page is rendered inside `traced`, each such question is noted as a fact: ("get", key), ("of", game, kind),
+# ("kinds", game), ("children", key), ("ancestors", key), ("used_by", key), ("terms", game). `fact_digest`
+# answers a fact on a model as a digest of the entries it returns (their keys, order and digests), so a later
+# build can tell whether the page would come out the same without rendering it (site/pagecache.py). What every
+# page may read besides (the games, the former ids) is digested once, by the caller.
+
+
+@contextmanager
+def traced(kb: KnowledgeBase):
+    """The set of facts the block asks of `kb`."""
+    before = kb._reads
+    kb._reads = reads = set()
+    try:
+        yield reads
+    finally:
+        kb._reads = before
+
+
+def note(kb: KnowledgeBase, fact: tuple) -> None:
+    """Record a fact read outside the lookups above (a game's glossary, read by model.autolink)."""
+    if kb._reads is not None:
+        kb._reads.add(fact)
+
+
+def entry_digest(entry: Entry) -> str:
+    """The digest of what an entry was built from; for an entry built in code, of the entry itself."""
+    if entry.digest:
+        return entry.digest
+    return hashlib.blake2b(pickle.dumps((entry, entry.pos, entry.order)), digest_size=16).hexdigest()
+
+
+def _listed(entries) -> list:
+    return [(str(e.key), entry_digest(e)) for e in entries]
+
+
+def fact_digest(kb: KnowledgeBase, fact: tuple) -> bytes:
+    """What `fact` answers on `kb`, as a digest (see `traced`)."""
+    was, kb._reads = kb._reads, None
+    try:
+        name = fact[0]
+        if name == "get":
+            entry = kb.get(fact[1])
+            value = None if entry is None else (str(entry.key), entry_digest(entry))
+        elif name == "of":
+            value = _listed(kb.of(fact[1], fact[2]))
+        elif name == "kinds":
+            value = kb.kinds_of(fact[1])
+        elif name == "children":
+            value = _listed(sorted(kb._cached()["kids"].get(fact[1], []), key=_sibling_order))
+        elif name == "ancestors":
+            entry = kb.entries.get(fact[1])
+            value = None if entry is None else (entry_digest(entry), _listed(kb.ancestors(entry)))
+        elif name == "used_by":
+            value = [(kind, [(str(e.key), how, entry_digest(e)) for e, how in items])
+                     for kind, items in kb.used_by(fact[1]).items()]
+        elif name == "terms":
+            terms = sorted((e for e in kb.entries.values() if e.game == fact[1] and e.kind == "term"),
+                           key=lambda e: e.order)
+            value = [(str(e.key), entry_digest(e), None if e.target is None else str(getattr(kb.get(e.target.key), "key", None)))
+                     for e in terms]
+        else:
+            raise ValueError(f"unknown fact {fact!r}")
+    finally:
+        kb._reads = was
+    return hashlib.blake2b(repr(value).encode(), digest_size=12).digest()

@@ -72,6 +72,9 @@ def _alternate(lang: str) -> list[dict]:
     return [{"name": "Polski", "lang": "pl", "link": "../"}, {"name": "English", "lang": "en", "link": ""}]
 
 
+ODDS_PREFIX = "\0odds/"  # the calculators' scripts among the pages of the store: no page's path starts so
+
+
 def base_config(root: Path) -> Path:
     """The project's mkdocs.yml, or kodeks' own when the project has none."""
     own = root / "mkdocs.yml"
@@ -83,12 +86,20 @@ def base_config(root: Path) -> Path:
 
 def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None,
                    pdf_cache: Path | None = None,
-                   search=None, pages_file: bool = False) -> tuple[Path, int]:
+                   search=None, pages_file: bool = False, page_store: Path | None = None,
+                   clean: bool = False) -> tuple[Path, int]:
     """Write one language's docs folder and mkdocs config; returns (config path, page count). With
-    `pages_file`, the pages go into one file beside the config, for `Mkdocs.submit`, instead of the folder."""
+    `pages_file`, the pages go into one file beside the config, for `Mkdocs.submit`, instead of the folder.
+    `page_store`: the pages of the last build and what they were made from (`pages.all_pages`); `clean`: not
+    taken from it."""
     docs = work / lang / "docs"
     docs.mkdir(parents=True)
-    md = pages.all_pages(kb, lang, template_dir)
+    from . import odds_pages
+    # The calculators' data scripts are made from the model as pages are, and kept with them.
+    scripts = odds_pages.scripts(kb, lang)
+    md = pages.all_pages(kb, lang, template_dir, store=page_store, fresh=clean,
+                         extra={ODDS_PREFIX + name: make for name, make in scripts.items()})
+    made = {name[len(ODDS_PREFIX):]: md.pop(name) for name in [n for n in md if n.startswith(ODDS_PREFIX)]}
     if pages_file:
         with open(work / lang / PAGES, "wb") as fh:
             pickle.dump(md, fh, protocol=pickle.HIGHEST_PROTOCOL)
@@ -100,8 +111,7 @@ def write_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
     shutil.copytree(HERE / "assets", docs / "assets")
     from ..search import browser, index
     browser.write(docs / "assets", search or index.build(kb, lang))
-    from . import odds_pages
-    odds_pages.write(kb, lang, docs / "assets")
+    odds_pages.write(kb, lang, docs / "assets", made)
     if pdf_cache is not None:
         from ..cards.publish import publish
         publish(kb, lang, docs, pdf_cache)
@@ -352,7 +362,7 @@ def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | N
             # Each language's pages, browser and command-line search indexes. With `parallel`, English is
             # made in a forked copy of this process while Polish is made here (and then rendered by mkdocs):
             # after a small edit mkdocs has little to do, and the pages are most of the build.
-            child = _fork_language(kb, "en", work, root, template_dir, pdf_cache, out) if parallel else None
+            child = _fork_language(kb, "en", work, root, template_dir, pdf_cache, out, clean) if parallel else None
             engines, searches = {}, {}
             try:
                 for lang in LANGS:
@@ -361,7 +371,7 @@ def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | N
                     if child is not None and lang == child[1]:
                         result.pages[lang] = _wait_child(child, work, "pages")["pages"]
                     else:
-                        result.pages[lang], searches[lang] = _pages(kb, lang, work, root, template_dir, pdf_cache)
+                        result.pages[lang], searches[lang] = _pages(kb, lang, work, root, template_dir, pdf_cache, out, clean)
                     if progress:
                         progress(f"mkdocs ({lang.upper()})")
                     old = None if last is None else (last if lang == "pl" else last / "en")
@@ -421,13 +431,24 @@ def _build_site(kb: KnowledgeBase, root: Path, out: Path, template_dir: Path | N
         shutil.rmtree(work, ignore_errors=True)
 
 
+def parse_cache(out: Path) -> Path:
+    """Where the data of the content's YAML files is kept between builds into `out` (content/parsecache.py)."""
+    return out / ".cache" / "yaml.pickle"
+
+
+def page_store(out: Path, lang: str) -> Path:
+    """Where the pages of `lang` are kept between builds (site/pagecache.py)."""
+    return out / ".cache" / "pages" / f"{lang}.pickle"
+
+
 def _pages(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None,
-           pdf_cache: Path | None):
+           pdf_cache: Path | None, out: Path, clean: bool = False):
     """One language's pages (beside its mkdocs config) and assets, in `work`; (page count, search index)."""
     from ..search.index import build as build_search
     with gc_paused():
         search = build_search(kb, lang)
-        _, n = write_language(kb, lang, work, root, template_dir, pdf_cache, search=search, pages_file=True)
+        _, n = write_language(kb, lang, work, root, template_dir, pdf_cache, search=search, pages_file=True,
+                              page_store=page_store(out, lang), clean=clean)
     return n, search
 
 
@@ -445,7 +466,7 @@ def _engine(kb: KnowledgeBase, lang: str, search, work: Path, out: Path) -> dict
 
 
 def _fork_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, template_dir: Path | None,
-                   pdf_cache: Path | None, out: Path) -> tuple[int, str] | None:
+                   pdf_cache: Path | None, out: Path, clean: bool) -> tuple[int, str] | None:
     """`_pages`, then `_engine`, in a forked copy of this process (the model is shared, not rebuilt); (pid,
     lang), or None where fork is not available. It says when its pages are written (<lang>-pages.json in
     `work`, so that mkdocs can start on them) and when it is done (<lang>-made.json)."""
@@ -460,7 +481,7 @@ def _fork_language(kb: KnowledgeBase, lang: str, work: Path, root: Path, templat
         die_with_parent()
         data: dict = {}
         try:
-            n, search = _pages(kb, lang, work, root, template_dir, pdf_cache)
+            n, search = _pages(kb, lang, work, root, template_dir, pdf_cache, out, clean)
             _say(work / f"{lang}-pages.json", {"pages": n})
             data = {"pages": n, **_engine(kb, lang, search, work, out)}
             code = 0

@@ -30,6 +30,7 @@ import jinja2
 
 from .. import checks
 from ..content.loader import FileCache, load
+from ..content.parsecache import ParseCache
 from ..model.ids import Key
 from ..model.kb import KnowledgeBase
 from ..problems import Problems
@@ -37,7 +38,7 @@ from ..project import gc_paused
 from . import pages, partial, record, urls
 from .render import Page
 from ..outdir import claim, make
-from .build import LANGS, BuildError, build_site, reported, swap_in, write_language
+from .build import LANGS, BuildError, build_site, page_store, parse_cache, reported, swap_in, write_language
 from .escape import sanitizer
 from .tidy import tidier
 from .mkdocs_worker import die_with_parent, mkdocs_warnings
@@ -175,8 +176,12 @@ class LiveSite:
 
     def _load(self) -> tuple[KnowledgeBase, Problems]:
         problems = Problems(root=self.root)
-        loaded = load(self.content, problems, self.cache)
+        # The first load takes what the last build read from its parse cache; later ones, from self.cache.
+        parsed = None if self.cache.files else ParseCache(parse_cache(self.out))
+        loaded = load(self.content, problems, self.cache, parsed=parsed)
         checks.run(loaded, problems, self.memo)
+        if parsed is not None:
+            parsed.save()
         if problems.items:
             # A file with a problem is read and checked again next time, whatever else changes.
             bad = {(self.root / p.path).resolve() for p in problems.items}
@@ -220,7 +225,8 @@ class LiveSite:
         tmp = Path(tempfile.mkdtemp(prefix=".next-", dir=self.base))
         try:
             for lang in LANGS:
-                write_language(kb, lang, tmp, self.root, self.template_dir)
+                # The build just made these pages: taken from its store, not rendered again.
+                write_language(kb, lang, tmp, self.root, self.template_dir, page_store=page_store(self.out, lang))
             swap_in(tmp, self.work)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

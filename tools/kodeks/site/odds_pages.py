@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 from ..model.entry import Entry
 from ..model.kb import KnowledgeBase
@@ -179,11 +181,15 @@ def script(kb: KnowledgeBase, game: str, lang: str) -> str:
     return f"(window.KODEKS_ODDS=window.KODEKS_ODDS||{{}})[{json.dumps(game)}]={body};\n"
 
 
-def write(kb: KnowledgeBase, lang: str, assets: Path) -> None:
-    """Every dice game's data script into one language's assets folder, each replaced whole."""
-    for game in kb.games:
-        if not has_odds(kb, game):
-            continue
-        tmp = assets / (data_name(game) + ".tmp")
-        tmp.write_text(script(kb, game, lang), encoding="utf-8")
-        os.replace(tmp, assets / data_name(game))
+def scripts(kb: KnowledgeBase, lang: str) -> dict[str, Callable[[], str]]:
+    """{file name in the assets folder: function that makes it} for every dice game's data script."""
+    return {data_name(game): partial(script, kb, game, lang) for game in kb.games if has_odds(kb, game)}
+
+
+def write(kb: KnowledgeBase, lang: str, assets: Path, made: dict[str, str] | None = None) -> None:
+    """Every dice game's data script into one language's assets folder, each replaced whole; `made`: the
+    scripts already made ({file name: text}, e.g. taken from the page store)."""
+    for name, make in scripts(kb, lang).items():
+        tmp = assets / (name + ".tmp")
+        tmp.write_text(made[name] if made is not None and name in made else make(), encoding="utf-8")
+        os.replace(tmp, assets / name)

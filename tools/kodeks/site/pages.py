@@ -352,9 +352,18 @@ def print_page(kb: KnowledgeBase, game: str, lang: str, faction: str | None = No
             f"# {esc_md(title)}\n\n{body}\n")
 
 
-def all_pages(kb: KnowledgeBase, lang: str, template_dir: Path | None = None) -> dict[str, str]:
-    """{docs-relative path: Markdown} for every page of one language."""
-    return {path: make() for path, make in makers(kb, lang, templates(template_dir)).items()}
+def all_pages(kb: KnowledgeBase, lang: str, template_dir: Path | None = None, store: Path | None = None,
+              fresh: bool = False, extra: dict[str, Callable[[], str]] | None = None) -> dict[str, str]:
+    """{docs-relative path: Markdown} for every page of one language. With `store` (a file kodeks keeps),
+    a page whose inputs are as when the store was written is taken from it, not rendered (site/pagecache.py);
+    with `fresh` too, every page is rendered and the store written anew. `extra`: other files made from the
+    model ({name: function}), made or taken from the store alike and returned with the pages."""
+    make = {**makers(kb, lang, templates(template_dir)), **(extra or {})}
+    if store is None:
+        return {path: m() for path, m in make.items()}
+    from . import pagecache, record
+    cache = pagecache.Store(store, pagecache.key(kb, lang, record.engine(), template_dir), read=not fresh)
+    return cache.render(kb, make)[0]
 
 
 def makers(kb: KnowledgeBase, lang: str, env: jinja2.Environment) -> dict[str, Callable[[], str]]:

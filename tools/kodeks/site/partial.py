@@ -26,7 +26,7 @@ import shutil
 import time
 
 RECORD = ".kodeks-record.json"  # in each language's site root
-FORMAT = 1
+FORMAT = 2
 log = logging.getLogger("mkdocs.commands.build")
 
 
@@ -48,6 +48,19 @@ def read_record(site_dir: str | None, key: str) -> dict:
         return {}
     pages = record.get("pages")
     return pages if isinstance(pages, dict) else {}
+
+
+def made_from(site_dir: str) -> tuple[str, dict[str, str]]:
+    """(the key, {dest_uri: digest of what the page was made from}) of the pages the record in `site_dir`
+    holds: a page's file is a function of these, so they stand for its bytes (the service worker's version)."""
+    try:
+        with open(os.path.join(site_dir, RECORD), encoding="utf-8") as fh:
+            record = json.load(fh)
+    except (OSError, ValueError):
+        return "", {}
+    if not isinstance(record, dict) or record.get("format") != FORMAT or not isinstance(record.get("pages"), dict):
+        return "", {}
+    return str(record.get("key")), {p[5]: f"{p[0]}:{p[1]}" for p in record["pages"].values()}
 
 
 def forget(site_dir: str, src_uris: list[str]) -> None:
@@ -156,7 +169,7 @@ def build(config, old_site: str | None, key: str) -> dict:
     for file in doc_files:
         if file.page is None:
             Page(None, file, config)
-        source[file.src_uri] = _digest(file.content_string)
+        source[file.src_uri] = hashlib.sha256(file.content_string.encode("utf-8")).hexdigest()[:32]
 
     def linkable(file) -> bool:
         return old_site is not None and os.path.isfile(os.path.join(old_site, file.dest_uri))
@@ -175,8 +188,10 @@ def build(config, old_site: str | None, key: str) -> dict:
                 or any(name in file.content_string for name in gone):
             populate(file)
         else:
+            # What other pages show of it (title, front matter) as recorded: parsing ten thousand front
+            # matters again cost a third of a small rebuild. Its Markdown is not read: it is not rendered.
             page = file.page
-            page.read_source(config)  # the front matter: its title and meta show in other pages' navigation
+            page.markdown, page.meta = "", dict(was[6])
             page._title_from_render = was[2]
     lap("changed pages")
     navs = nav_digests(nav)
@@ -194,6 +209,7 @@ def build(config, old_site: str | None, key: str) -> dict:
     for template in config.extra_templates:
         _build_extra_template(template, files, config, nav)
 
+    folders: set[str] = set()
     for file in doc_files:
         if file.src_uri in rendered:
             _build_page(file.page, config, doc_files, nav, env)
@@ -208,7 +224,7 @@ def build(config, old_site: str | None, key: str) -> dict:
                 else:  # a page it links into is gone: mkdocs would have said so when rendering it
                     log.warning(f"Doc file '{file.src_uri}' contains a link to '{uri}', which is not found "
                                 f"in the documentation files.")
-            _link(os.path.join(old_site, file.dest_uri), file.abs_dest_path)
+            _link(os.path.join(old_site, file.dest_uri), file.abs_dest_path, folders)
     lap("pages written")
     log_level = config.validation.links.anchors
     for file in doc_files:
@@ -220,18 +236,22 @@ def build(config, old_site: str | None, key: str) -> dict:
         page = file.page
         links = {target.src_uri: dict(anchors) for target, anchors in (page.links_to_anchors or {}).items()}
         pages[file.src_uri] = [source[file.src_uri], navs[file.src_uri], page._title_from_render,
-                               sorted(page.present_anchor_ids or ()), links]
+                               sorted(page.present_anchor_ids or ()), links, file.dest_uri, page.meta or {}]
     tmp = os.path.join(config.site_dir, RECORD + ".tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"format": FORMAT, "key": key, "pages": pages}, fh, ensure_ascii=False, separators=(",", ":"))
+        json.dump({"format": FORMAT, "key": key, "pages": pages}, fh, ensure_ascii=False, separators=(",", ":"), default=str)
     os.replace(tmp, os.path.join(config.site_dir, RECORD))
     lap("record")
     return {"rendered": len(rendered), "kept": len(doc_files) - len(rendered), "phases": phases}
 
 
-def _link(old: str, new: str) -> None:
-    """The last site's file at `new`: a hard link (the last site is never written to), else a copy."""
-    os.makedirs(os.path.dirname(new), exist_ok=True)
+def _link(old: str, new: str, folders: set[str]) -> None:
+    """The last site's file at `new`: a hard link (the last site is never written to), else a copy.
+    `folders`: those made so far."""
+    folder = os.path.dirname(new)
+    if folder not in folders:
+        os.makedirs(folder, exist_ok=True)
+        folders.add(folder)
     try:
         os.link(old, new)
     except OSError:

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 
 from ..model.kb import KnowledgeBase
-from . import notsaved, themefiles, urls
+from . import notsaved, partial, themefiles, urls
 
 NAMES = {"pl": ("kodeks – zasady gier bitewnych", "kodeks"), "en": ("kodeks – wargame rules reference", "kodeks")}
 
@@ -35,9 +35,19 @@ def _files(site: Path, under: str, suffixes: tuple[str, ...]) -> list[str]:
 
 
 def _version(site: Path) -> str:
-    h = hashlib.sha256()
+    """A digest of the files the worker serves. A page mkdocs made stands in it by what it was made from, as
+    its record says (site/partial.py), which the same inputs always turn into the same file: reading ten
+    thousand pages again after a build that rendered ten of them cost most of a small rebuild."""
+    key, made = partial.made_from(str(site))
+    h = hashlib.sha256(key.encode())
     for name in _files(site, "", (".html", ".js", ".css", ".json")):
+        if name == partial.RECORD:
+            continue
         h.update(name.encode())
+        known = made.get(name)
+        if known is not None:
+            h.update(b"\0made:" + known.encode())
+            continue
         with open(os.path.join(site, name), "rb") as fh:
             h.update(hashlib.sha256(fh.read()).digest())
     return h.hexdigest()[:16]

@@ -7,6 +7,10 @@ Three levels, from the cheapest check to the finest:
   theme). Different: every page of that language is rendered again.
 - per page (site/partial.py): its Markdown and the part of the navigation it shows.
 
+Making the Markdown is itself kept short by two caches in build/.cache: each YAML file's data by its bytes
+(content/parsecache.py), and each page's Markdown with the facts of the model it was made from
+(site/pagecache.py), so a small edit reads, renders and digests little more than what it touched.
+
 The engine is kodeks' own files (code, templates, theme overrides, assets) and the versions of the
 libraries that turn Markdown into pages, so a new kodeks or mkdocs never reuses a page made by the old one.
 """

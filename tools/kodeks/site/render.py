@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..model import autolink
 from ..model.entry import Entry, Use
 from ..model.game import FieldDef, Game
-from ..model.kb import KnowledgeBase
+from ..model.kb import KnowledgeBase, note
 from ..model.text import BiText, Link, RichText
 from ..model.values import Gap, show
 from . import urls
@@ -33,6 +33,10 @@ class Page:
     lang: str
     path: str  # Markdown path inside the docs folder
     entry: Entry | None = None  # the entry this page shows (it never links to itself)
+
+    def __post_init__(self) -> None:
+        if self.entry is not None:
+            note(self.kb, ("get", self.entry.key))  # what the page shows of it is read from the object
 
     # --- words and links -------------------------------------------------------------------------
     def w(self, key: str):
