@@ -153,6 +153,23 @@ def _edit(p: Project, rng: random.Random, kb, op: str) -> str:
     return f"{op} {path.relative_to(p.content)} {item['id']}"
 
 
+def _valid_edit(p: Project, rng: random.Random, op: str) -> str:
+    """`_edit`, again elsewhere while the validator refuses the result (a dangling link, a clash of forms):
+    a refused edit is undone first."""
+    snapshot = {f: f.read_bytes() for f in [*p.content.rglob("*.yaml"), p.root / "mkdocs.yml"]}
+    kb = p.check().kb
+    for _ in range(20):
+        what = _edit(p, rng, kb, op)
+        if p.check().ok:
+            break
+        for f in p.content.rglob("*.yaml"):
+            if f not in snapshot:
+                f.unlink()
+        for f, data in snapshot.items():
+            f.write_bytes(data)
+    return what
+
+
 def _dump(item) -> str:
     import io
     buf = io.StringIO()
@@ -180,18 +197,7 @@ def test_incremental_builds_equal_full_builds_after_random_edits(tmp_path):
     rng.shuffle(ops)  # every kind of edit once, in a random order; then random ones
     ops += [rng.choice(OPS) for _ in range(max(0, STEPS - len(ops)))]
     for step, op in enumerate(ops[:STEPS]):
-        snapshot = {f: f.read_bytes() for f in [*p.content.rglob("*.yaml"), p.root / "mkdocs.yml"]}
-        kb = p.check().kb
-        for _ in range(20):  # an edit the validator refuses (a dangling link, a clash of forms) is undone
-            what = _edit(p, rng, kb, op)
-            if p.check().ok:
-                break
-            for f in p.content.rglob("*.yaml"):
-                if f not in snapshot:
-                    f.unlink()
-            for f, data in snapshot.items():
-                f.write_bytes(data)
-        done.append(what)
+        done.append(_valid_edit(p, rng, op))
         result = _build(p, inc)
         full = tmp_path / f"full-{step}"
         reference = _build(p, full, clean=True)
@@ -201,7 +207,7 @@ def test_incremental_builds_equal_full_builds_after_random_edits(tmp_path):
         except AssertionError as exc:
             raise AssertionError(f"after {done}: {exc}") from None
         shutil.rmtree(full)
-        print(f"{what}: rendered {result.rendered} of {result.pages}")
+        print(f"{done[-1]}: rendered {result.rendered} of {result.pages}")
     assert len(done) == STEPS
 
 
@@ -272,20 +278,7 @@ def test_stored_pages_equal_rendered_pages_after_random_edits(tmp_path):
     rng.shuffle(ops)
     counts: dict[str, list[int]] = {}
     for step, op in enumerate(["start"] + ops):
-        if op != "start":
-            snapshot = {f: f.read_bytes() for f in p.content.rglob("*.yaml")}
-            kb = p.check().kb
-            for _ in range(20):
-                what = _edit(p, rng, kb, op)
-                if p.check().ok:
-                    break
-                for f in p.content.rglob("*.yaml"):
-                    if f not in snapshot:
-                        f.unlink()
-                for f, data in snapshot.items():
-                    f.write_bytes(data)
-        else:
-            what = "first build"
+        what = _valid_edit(p, rng, op) if op != "start" else "first build"
         checked = p.check()
         assert checked.ok
         kb = checked.kb

@@ -132,3 +132,21 @@ def disk_full(exc: BaseException | None = None, text: str = "", folder: Path | N
             return False
         return st.f_bavail == 0 and st.f_blocks > 0
     return False
+
+
+def keep(path: Path, data) -> None:
+    """Pickle `data` into a cache file of kodeks', whole or not at all (written beside it, then renamed over
+    it). A failed write (disk full...) leaves no file and raises nothing: a cache is only a cache, and the
+    build stops where it writes the site."""
+    import pickle
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass

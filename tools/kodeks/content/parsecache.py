@@ -12,9 +12,10 @@ whole (atomically) when it changed, keeping only the files read this time.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from pathlib import Path
+
+from ..outdir import keep
 
 FORMAT = 1
 
@@ -64,14 +65,4 @@ class ParseCache:
         """Write the files read this time, if that is not what the cache already holds."""
         if self.path is None or self.new.keys() == self.old.keys():
             return
-        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as fh:
-                pickle.dump({"reader": self.reader, "files": self.new}, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
-        except OSError:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+        keep(self.path, {"reader": self.reader, "files": self.new})

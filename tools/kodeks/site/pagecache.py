@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..model.kb import KnowledgeBase, fact_digest, traced
+from ..outdir import keep
 
 FORMAT = 1
 VERIFY = "KODEKS_PAGECACHE_VERIFY"  # set: every page is rendered too, and a stored page that differs is an error
@@ -133,16 +134,5 @@ class Store:
     def _write(self) -> None:
         if self.path is None:
             return
-        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as fh:
-                pickle.dump({"format": FORMAT, "key": self.key, "facts": self.facts, "digests": self.digests,
-                             "pages": self.pages}, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
-        except OSError:
-            # Only a cache: a full disk stops the build where it writes the site, not here.
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+        keep(self.path, {"format": FORMAT, "key": self.key, "facts": self.facts, "digests": self.digests,
+                         "pages": self.pages})
