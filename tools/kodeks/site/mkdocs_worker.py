@@ -82,6 +82,8 @@ def run_mkdocs(config_file: str, pages_file: str | None = None, warnings: list[s
             config.plugins["kodeks-sanitizer"] = sanitizer()
             from kodeks.site.tidy import tidier  # small: re
             config.plugins["kodeks-tidy"] = tidier()
+            from kodeks.site.navmemo import nav_memo  # small: posixpath
+            config.plugins["kodeks-nav-memo"] = nav_memo()
             if pages_file is not None:
                 with open(pages_file, "rb") as fh:
                     config.plugins["kodeks-pages"] = _pages_plugin(pickle.load(fh))
