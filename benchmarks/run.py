@@ -75,19 +75,17 @@ def _median_run(runs: list[dict]) -> dict:
     return sorted(runs, key=lambda r: r["seconds"])[len(runs) // 2]
 
 
-def run_plain_mkdocs_together(configs: list[str], cpu: list[float] | None = None) -> float:
-    """Plain `mkdocs build` of several sites at once, one process each: wall seconds until all are done.
-    `cpu`, if given, gets the CPU seconds they took together."""
+def run_plain_mkdocs_together(configs: list[str]) -> tuple[float, float]:
+    """Plain `mkdocs build` of several sites at once, one process each: (wall seconds until all are done,
+    CPU seconds they took together)."""
     t = time.perf_counter()
     procs = [subprocess.Popen([PY, "-m", "mkdocs", "build", "-q", "-f", c], cwd=ROOT, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL) for c in configs]
-    used = 0.0
+    cpu = 0.0
     for p in procs:
         _, _, usage = os.wait4(p.pid, 0)
-        used += usage.ru_utime + usage.ru_stime
-    if cpu is not None:
-        cpu.append(used)
-    return time.perf_counter() - t
+        cpu += usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - t, cpu
 
 
 def run_plain_mkdocs(config: str) -> tuple[float, float]:
@@ -267,16 +265,15 @@ def main() -> int:
             note(f"{col}: kodeks build, the two languages in parallel")
             b, bm = run_step("build", str(content), str(work / f"synth-{n}" / "par"), "parallel")
             note(f"{col}: plain mkdocs, the two languages at once")
-            plain_cpu: list[float] = []
-            plain_par = run_plain_mkdocs_together([preps[lang]["config"] for lang in ("pl", "en")], plain_cpu)
+            plain_par, plain_cpu = run_plain_mkdocs_together([preps[lang]["config"] for lang in ("pl", "en")])
             if "error" in b:
                 table.add("build (parallel)", "time", col, "failed")
                 continue
             table.add("build (parallel)", "time", col, fmt_s(b["seconds"]))
             table.add("build (parallel)", "CPU time (all processes)", col, fmt_s(b["cpu"]))
-            table.add("plain mkdocs, PL + EN at once", "CPU time (both processes)", col, fmt_s(plain_cpu[0]))
+            table.add("plain mkdocs, PL + EN at once", "CPU time (both processes)", col, fmt_s(plain_cpu))
             per_size.setdefault("build (parallel), CPU time", {})[entries] = b["cpu"]
-            per_size.setdefault("plain mkdocs, PL + EN at once, CPU time", {})[entries] = plain_cpu[0]
+            per_size.setdefault("plain mkdocs, PL + EN at once, CPU time", {})[entries] = plain_cpu
             table.add("build (parallel)", "peak memory", col, f"{bm:.0f} MB")
             table.add("plain mkdocs, PL + EN at once", "time", col, fmt_s(plain_par))
             table.add("build (parallel)", "ratio to plain mkdocs PL + EN at once", col, f"{b['seconds'] / plain_par:.2f}x")
@@ -305,7 +302,7 @@ def main() -> int:
                 plain_m = max(plain_m, mem)
             plains.append(total)
             note(f"{col}: plain mkdocs, the two languages at once ({r + 1}/{reps})")
-            plains_par.append(run_plain_mkdocs_together([preps[lang]["config"] for lang in ("pl", "en")]))
+            plains_par.append(run_plain_mkdocs_together([preps[lang]["config"] for lang in ("pl", "en")])[0])
         if any("error" in x for x in seqs + pars):
             table.add("build", "time", col, "failed")
             continue
