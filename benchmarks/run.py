@@ -176,6 +176,13 @@ def main() -> int:
     b, bm = run_step("build", str(shipped_copy), str(out_dir), "parallel")
     table.add("build (parallel)", "time", col, fmt_s(b["seconds"]))
     table.add("build (parallel)", "peak memory", col, f"{bm:.0f} MB")
+    table.add("build (parallel)", "CPU time (all processes)", col, fmt_s(b["cpu"]))
+    note("shipped content: plain mkdocs on the same pages, the two languages at once")
+    preps = {lang: run_step("prepare", str(shipped_copy), str(work / "shipped-plain"), lang)[0] for lang in ("pl", "en")}
+    plain_par, plain_cpu = run_plain_mkdocs_together([preps[lang]["config"] for lang in ("pl", "en")])
+    table.add("plain mkdocs, PL + EN at once", "time", col, fmt_s(plain_par))
+    table.add("plain mkdocs, PL + EN at once", "CPU time (both processes)", col, fmt_s(plain_cpu))
+    table.add("build (parallel)", "ratio to plain mkdocs PL + EN at once", col, f"{b['seconds'] / plain_par:.2f}x")
     note("shipped content: kodeks build again, nothing changed and one entry edited; kodeks serve")
     rb, _ = run_step("rebuild", str(shipped_copy), str(out_dir))
     _rebuild_rows(table, goals, col, b["seconds"], rb)
